@@ -1,0 +1,189 @@
+// `diskvet io`: one ad-hoc workload with fio's option names and units.
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <fmt/format.h>
+
+#include <boost/json.hpp>
+#include <cstdio>
+#include <memory>
+
+#include "cli/commands.hpp"
+#include "common/units.hpp"
+#include "devices/write_gate.hpp"
+#include "runner/engine.hpp"
+#include "runner/measurement_json.hpp"
+#include "runner/measurement_text.hpp"
+
+namespace diskvet::cli {
+
+namespace {
+
+using namespace diskvet::runner;
+
+struct IoOptions {
+  std::string filename;
+  std::string rw = "randread";
+  std::string bs = "4k";
+  uint32_t iodepth = 1;
+  uint32_t numjobs = 1;
+  std::string runtime = "10s";
+  std::string ramp = "0";
+  uint32_t rwmixread = 50;
+  std::string size;
+  std::string offset = "0";
+  uint64_t rate_iops = 0;
+  std::string io_size;
+  std::string engine = "io_uring";
+  std::string interval = "1s";
+  std::vector<std::string> destroy;
+  bool json = false;
+  bool quiet = false;
+};
+
+// Live progress on stderr when it is a terminal: one rewritten line per interval.
+class ProgressLine final : public EngineObserver {
+ public:
+  void on_interval(const IntervalSample& s, double progress) override {
+    std::string line = fmt::format("\r[{:3.0f}%]", progress * 100);
+    for (auto d : {Direction::read, Direction::write})
+      if (s.ios[size_t(d)])
+        line += fmt::format("  {} {} IOPS {}/s lat {}", to_string(d), format_count(s.iops(d)),
+                            format_bytes(static_cast<uint64_t>(s.bw_bytes_per_s(d))), format_ns(s.mean_lat_ns(d)));
+    line += "\033[K";
+    std::fputs(line.c_str(), stderr);
+    std::fflush(stderr);
+    shown_ = true;
+  }
+  ~ProgressLine() override {
+    if (shown_) std::fputs("\r\033[K", stderr);
+  }
+
+ private:
+  bool shown_ = false;
+};
+
+Result<Workload> to_workload(const IoOptions& o) {
+  Workload w;
+  auto rw = parse_pattern(o.rw);
+  if (!rw) return usage_error("--rw", fmt::format("unknown pattern '{}'", o.rw), "use read, write, randread, randwrite, rw or randrw");
+  w.rw = *rw;
+  auto engine = parse_backend(o.engine);
+  if (!engine) return usage_error("--engine", fmt::format("unknown engine '{}'", o.engine), "use io_uring, psync or null");
+  w.engine = *engine;
+  auto bs = parse_size(o.bs);
+  if (!bs || *bs > UINT32_MAX) return usage_error("--bs", fmt::format("'{}' is not a block size", o.bs), "e.g. 4k, 64k, 1m");
+  w.bs_bytes = static_cast<uint32_t>(*bs);
+  w.iodepth = o.iodepth;
+  w.numjobs = o.numjobs;
+  w.rwmixread_pct = o.rwmixread;
+  auto runtime = parse_duration_s(o.runtime);
+  if (!runtime) return usage_error("--runtime", fmt::format("'{}' is not a duration", o.runtime), "e.g. 10, 30s, 5m");
+  w.runtime_s = *runtime;
+  auto ramp = parse_duration_s(o.ramp);
+  if (!ramp) return usage_error("--ramp-time", fmt::format("'{}' is not a duration", o.ramp), "e.g. 2s");
+  w.ramp_s = *ramp;
+  auto interval = parse_duration_s(o.interval);
+  if (!interval) return usage_error("--interval", fmt::format("'{}' is not a duration", o.interval), "e.g. 1s, 500ms");
+  w.interval_s = *interval;
+  if (!o.size.empty()) {
+    auto size = parse_size(o.size);
+    if (!size || *size == 0) return usage_error("--size", fmt::format("'{}' is not a size", o.size), "e.g. 1g");
+    w.size_bytes = *size;
+  }
+  auto offset = parse_size(o.offset);
+  if (!offset) return usage_error("--offset", fmt::format("'{}' is not a size", o.offset), "e.g. 0, 1g");
+  w.offset_bytes = *offset;
+  if (!o.io_size.empty()) {
+    auto io_size = parse_size(o.io_size);
+    if (!io_size || *io_size == 0) return usage_error("--io-size", fmt::format("'{}' is not a size", o.io_size), "e.g. 2g");
+    w.io_limit_bytes = *io_size;
+  }
+  w.rate_iops = o.rate_iops;
+  return w;
+}
+
+bool is_block_device(const std::string& path) {
+  struct stat st{};
+  return ::stat(path.c_str(), &st) == 0 && S_ISBLK(st.st_mode);
+}
+
+Result<Target> open_io_target(const Workload& w, const IoOptions& o) {
+  if (w.engine == BackendKind::null) {
+    uint64_t size = w.size_bytes ? w.offset_bytes + w.size_bytes : uint64_t{1} << 40;
+    return Target::null(size);
+  }
+  if (o.filename.empty()) return usage_error("--filename", "no target given", "name a file or block device, e.g. --filename /dev/nvme0n1");
+  bool write = writes(w.rw);
+  uint64_t want = w.size_bytes ? w.offset_bytes + w.size_bytes : 0;
+  if (write && is_block_device(o.filename)) {
+    auto grant = devices::open_for_write(o.filename, devices::Consent{o.destroy});
+    if (!grant) return grant.error();
+    return Target::adopt(std::move(grant->fd), o.filename, true);
+  }
+  return Target::open(o.filename, write, want);
+}
+
+int run_io(const IoOptions& o) {
+  auto w = to_workload(o);
+  if (!w) return fail(w.error());
+  auto target = open_io_target(*w, o);
+  if (!target) return fail(target.error());
+  auto valid = validate(*w, target->info().size_bytes, target->info().logical_block_size);
+  if (!valid) return fail(valid.error());
+  if (valid->engine == BackendKind::psync && valid->iodepth > 1 && !o.json && !o.quiet)
+    std::fprintf(stderr, "diskvet: note: psync is synchronous; each job runs at queue depth 1\n");
+
+  install_signal_handlers();
+  std::unique_ptr<ProgressLine> progress;
+  if (!o.json && !o.quiet && isatty(STDERR_FILENO)) progress = std::make_unique<ProgressLine>();
+  RunControl control{&interrupt_flag(), progress.get()};
+  auto m = run_workload(*valid, *target, control);
+  progress.reset();
+  if (!m) return fail(m.error());
+  const std::string& name = target->info().path;
+  if (o.json) {
+    std::string doc = boost::json::serialize(io_document(*m, name));
+    std::printf("%s\n", doc.c_str());
+  } else {
+    std::fputs(render_text(*m, name).c_str(), stdout);
+  }
+  if (m->io_errors) return 3;
+  if (m->interrupted) return 3;
+  return 0;
+}
+
+}  // namespace
+
+Action register_io(CLI::App& app) {
+  auto o = std::make_shared<IoOptions>();
+  CLI::App* io = app.add_subcommand("io", "Run one workload on a file or block device (fio's option names and units)");
+  io->footer(
+      "Examples:\n"
+      "  diskvet io --filename /dev/nvme0n1 --rw randread --bs 4k --iodepth 32 --runtime 30s\n"
+      "  diskvet io --filename scratch.img --size 1g --rw randrw --rwmixread 70 --bs 8k --iodepth 16 --json\n"
+      "  diskvet io --engine null --rw randread --iodepth 32      (the tool's own cost per I/O)\n"
+      "Latency is total latency: from just before submission to the reaped completion (fio's 'lat').\n"
+      "Writing to a block device destroys its data and needs --destroy-data naming it; protected devices\n"
+      "(mounted, held by LVM/MD/dm, swap, read-only, in use) are refused whatever the consent.");
+  io->add_option("--filename,-f", o->filename, "File or block device (a missing file is created with --size)");
+  io->add_option("--rw", o->rw, "read | write | randread | randwrite | rw | randrw")->capture_default_str();
+  io->add_option("--bs", o->bs, "Block size (multiple of the logical block size)")->capture_default_str();
+  io->add_option("--iodepth", o->iodepth, "I/Os in flight per job")->capture_default_str();
+  io->add_option("--numjobs", o->numjobs, "Jobs (threads), each with its own ring and descriptor")->capture_default_str();
+  io->add_option("--runtime", o->runtime, "Measured time after the ramp (10s, 2m, 1h)")->capture_default_str();
+  io->add_option("--ramp-time,--ramp_time", o->ramp, "Run this long before measuring")->capture_default_str();
+  io->add_option("--rwmixread", o->rwmixread, "Percentage of reads for rw/randrw")->capture_default_str();
+  io->add_option("--size", o->size, "Length of the region (default: to the end of the target)");
+  io->add_option("--offset", o->offset, "Start of the region")->capture_default_str();
+  io->add_option("--rate-iops,--rate_iops", o->rate_iops, "Cap per job in IOPS (0: none)")->capture_default_str();
+  io->add_option("--io-size,--io_size", o->io_size, "Stop after this many bytes in total (default: time-based)");
+  io->add_option("--engine,--ioengine", o->engine, "io_uring | psync | null")->capture_default_str();
+  io->add_option("--interval", o->interval, "Interval series resolution")->capture_default_str();
+  io->add_option("--destroy-data", o->destroy, "Consent to overwrite: serial, WWN, /dev path or all-unprotected");
+  io->add_flag("--json", o->json, "fio-compatible JSON on stdout");
+  io->add_flag("--quiet,-q", o->quiet, "No progress line");
+  return [o] { return run_io(*o); };
+}
+
+}  // namespace diskvet::cli

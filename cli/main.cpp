@@ -1,0 +1,33 @@
+// diskvet: storage acceptance and burn-in. Parses the command line and runs one subcommand.
+#include <cstdio>
+#include <string>
+#include <utility>
+
+#include "cli/commands.hpp"
+#include "diskvet/version.hpp"
+
+int main(int argc, char** argv) {
+  CLI::App app{"diskvet: storage acceptance and burn-in.\n"
+               "Measures block and NVMe devices with O_DIRECT and judges them against the vendor's promises.\n"
+               "Start with 'diskvet io --help' for one fio-style workload."};
+  app.set_version_flag("--version", std::string("diskvet ") + diskvet::kVersion);
+  app.require_subcommand(1);
+  const std::pair<const char*, diskvet::cli::Action> commands[] = {
+      {"io", diskvet::cli::register_io(app)},
+  };
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::CallForHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForAllHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForVersion& e) {
+    return app.exit(e);
+  } catch (const CLI::ParseError& e) {
+    std::fprintf(stderr, "diskvet: %s (see 'diskvet --help')\n", e.what());
+    return 2;
+  }
+  for (const auto& [name, action] : commands)
+    if (app.got_subcommand(name)) return action();
+  return 2;
+}

@@ -1,0 +1,37 @@
+// The engine: runs one Workload on one Target with numjobs threads and returns a Measurement.
+// It knows nothing of suites, devices or front ends; observers see interval samples as they come.
+#pragma once
+
+#include <atomic>
+#include <vector>
+
+#include "common/error.hpp"
+#include "runner/job_loop.hpp"
+#include "runner/measurement.hpp"
+#include "runner/target.hpp"
+#include "runner/workload.hpp"
+
+namespace diskvet::runner {
+
+// Sees the run as it happens; called on the engine's sampler thread, never on a job thread, so a
+// slow observer delays only the next sample, never an I/O.
+class EngineObserver {
+ public:
+  virtual ~EngineObserver() = default;
+  // `progress` is 0..1 of the planned run (time, or bytes for io-limited runs).
+  virtual void on_interval(const IntervalSample& sample, double progress) = 0;
+};
+
+struct RunControl {
+  const std::atomic<bool>* stop = nullptr;  // set to end the run early (signals, aborts)
+  EngineObserver* observer = nullptr;
+};
+
+// Splits a validated workload into per-job plans: random jobs share the region, sequential jobs
+// get consecutive equal shares of it; psync runs at an effective depth of 1.
+std::vector<JobPlan> plan_jobs(const Workload& w);
+
+// Runs the workload. The Workload must have passed validate() against this target.
+Result<Measurement> run_workload(const Workload& w, const Target& target, RunControl control = {});
+
+}  // namespace diskvet::runner

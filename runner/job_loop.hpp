@@ -1,0 +1,185 @@
+// The hot loop of one job: keep `depth` I/Os in flight on one backend, stamp time once per submit
+// batch and once per reap batch, and count only what completes inside the measured window.
+// Nothing here allocates, locks or makes a syscall beyond the backend's submit-and-wait.
+#pragma once
+
+#include <sys/resource.h>
+
+#include <atomic>
+#include <vector>
+
+#include "runner/backend.hpp"
+#include "runner/clock.hpp"
+#include "runner/measurement.hpp"
+#include "runner/rng.hpp"
+
+namespace diskvet::runner {
+
+// What one job does, derived from the Workload by plan_jobs().
+struct JobPlan {
+  uint32_t index = 0;
+  Pattern rw = Pattern::randread;
+  uint32_t bs_bytes = 4096;
+  uint32_t depth = 1;
+  uint32_t read_pct = 100;
+  uint64_t region_offset_bytes = 0;  // random: the whole region; sequential: this job's share
+  uint64_t region_blocks = 1;        // in units of bs_bytes
+  uint64_t rate_iops = 0;
+  uint64_t io_limit_bytes = 0;  // this job's share; 0 = none
+  uint64_t seed = 1;
+};
+
+// The run's shared timeline, fixed before the jobs start.
+struct Timeline {
+  uint64_t start_ns = 0;
+  uint64_t ramp_end_ns = 0;  // completions from here on are counted
+  uint64_t end_ns = 0;       // no new I/O is issued from here on; later completions are not counted
+};
+
+// Cumulative counts a job publishes for the interval sampler and live views: single writer,
+// relaxed stores (a plain mov on x86), read by the sampler thread.
+struct alignas(64) LiveCounters {
+  std::array<std::atomic<uint64_t>, kDirections> ios{};
+  std::array<std::atomic<uint64_t>, kDirections> bytes{};
+  std::array<std::atomic<uint64_t>, kDirections> lat_sum_ns{};
+  std::atomic<bool> done{false};
+};
+
+struct JobResult {
+  std::array<DirectionResult, kDirections> dir;
+  uint64_t syscalls = 0;
+  uint64_t issued = 0;
+  uint64_t errors = 0;
+  std::vector<IoError> first_errors;
+  double usr_cpu_s = 0;
+  double sys_cpu_s = 0;
+  uint64_t finish_ns = 0;
+  bool io_limit_reached = false;
+};
+
+inline double thread_cpu_s(bool user) {
+  rusage ru{};
+  getrusage(RUSAGE_THREAD, &ru);
+  const timeval& tv = user ? ru.ru_utime : ru.ru_stime;
+  return static_cast<double>(tv.tv_sec) + static_cast<double>(tv.tv_usec) / 1e6;
+}
+
+template <IoBackend B>
+void run_job(B& backend, const JobPlan& plan, const Timeline& tl, const std::atomic<bool>& stop, LiveCounters& live,
+             JobResult& out) {
+  struct Slot {
+    uint64_t submit_ns;
+    uint64_t offset;
+    Direction dir;
+  };
+  const uint32_t depth = plan.depth;
+  std::vector<Slot> slots(depth);
+  std::vector<uint32_t> free_slots(depth);
+  for (uint32_t i = 0; i < depth; ++i) free_slots[i] = depth - 1 - i;
+  uint32_t free_count = depth;
+  constexpr size_t kMaxRecordedErrors = 8;
+  out.first_errors.reserve(kMaxRecordedErrors);
+
+  Rng rng(plan.seed);
+  const bool random = is_random(plan.rw);
+  const bool mixed = plan.read_pct != 0 && plan.read_pct != 100;
+  const Direction fixed_dir = plan.read_pct == 0 ? Direction::write : Direction::read;
+  uint64_t seq_block = 0;
+  const uint64_t limit_ios = plan.io_limit_bytes ? (plan.io_limit_bytes + plan.bs_bytes - 1) / plan.bs_bytes : 0;
+
+  uint64_t issued = 0;
+  uint32_t inflight = 0;
+  bool measuring = false;
+  bool failed = false;
+  double usr0 = 0, sys0 = 0;
+  std::array<uint64_t, kDirections> ios{}, bytes{}, lat_sum{};
+
+  uint64_t t = now_ns();
+  for (;;) {
+    if (!measuring && t >= tl.ramp_end_ns) {
+      measuring = true;
+      usr0 = thread_cpu_s(true), sys0 = thread_cpu_s(false);
+    }
+    bool may_issue = t < tl.end_ns && !failed && !stop.load(std::memory_order_relaxed) && (limit_ios == 0 || issued < limit_ios);
+    uint32_t want = may_issue ? free_count : 0;
+    if (want && plan.rate_iops) {
+      // Token bucket from the start of the job: issued I/Os never run ahead of rate x elapsed.
+      uint64_t allowed = (t - tl.start_ns) * plan.rate_iops / 1'000'000'000u + 1;
+      want = allowed > issued ? static_cast<uint32_t>(std::min<uint64_t>(want, allowed - issued)) : 0;
+    }
+    if (want && limit_ios) want = static_cast<uint32_t>(std::min<uint64_t>(want, limit_ios - issued));
+    for (uint32_t i = 0; i < want; ++i) {
+      uint32_t s = free_slots[--free_count];
+      Direction d = mixed ? (rng.below(100) < plan.read_pct ? Direction::read : Direction::write) : fixed_dir;
+      uint64_t block;
+      if (random) {
+        block = rng.below(plan.region_blocks);
+      } else {
+        block = seq_block;
+        if (++seq_block == plan.region_blocks) seq_block = 0;
+      }
+      uint64_t off = plan.region_offset_bytes + block * plan.bs_bytes;
+      slots[s] = {t, off, d};
+      backend.stage(s, d, off, plan.bs_bytes);
+    }
+    issued += want;
+    inflight += want;
+    if (inflight == 0) {
+      if (!may_issue) break;
+      // Rate-capped and idle: sleep until the next token is due.
+      uint64_t next = tl.start_ns + issued * 1'000'000'000u / plan.rate_iops;
+      SystemClock().sleep_until_ns(std::min(next, tl.end_ns));
+      t = now_ns();
+      continue;
+    }
+    int rc = backend.submit_and_wait(1);
+    if (rc < 0 && rc != -EINTR && rc != -EAGAIN && rc != -EBUSY) [[unlikely]] {
+      ++out.errors;
+      if (out.first_errors.size() < kMaxRecordedErrors) out.first_errors.push_back({fixed_dir, 0, -rc, rc});
+      break;  // the ring itself failed: nothing more will complete
+    }
+    t = now_ns();
+    const bool count = t >= tl.ramp_end_ns && t < tl.end_ns;
+    backend.reap([&](Completion c) {
+      const Slot& sl = slots[c.slot];
+      free_slots[free_count++] = c.slot;
+      --inflight;
+      if (c.res != static_cast<int32_t>(plan.bs_bytes)) [[unlikely]] {
+        ++out.errors;
+        failed = true;  // like fio's default: stop this job at the first error
+        if (out.first_errors.size() < kMaxRecordedErrors)
+          out.first_errors.push_back({sl.dir, sl.offset, c.res < 0 ? -c.res : 0, c.res});
+        return;
+      }
+      if (!count) return;
+      const size_t d = static_cast<size_t>(sl.dir);
+      uint64_t lat = t - sl.submit_ns;
+      out.dir[d].lat.record(lat);
+      ++ios[d];
+      bytes[d] += plan.bs_bytes;
+      lat_sum[d] += lat;
+    });
+    if (count) {
+      for (size_t d = 0; d < kDirections; ++d) {
+        live.ios[d].store(ios[d], std::memory_order_relaxed);
+        live.bytes[d].store(bytes[d], std::memory_order_relaxed);
+        live.lat_sum_ns[d].store(lat_sum[d], std::memory_order_relaxed);
+      }
+    }
+  }
+  out.finish_ns = t;
+  if (measuring) {
+    out.usr_cpu_s = thread_cpu_s(true) - usr0;
+    out.sys_cpu_s = thread_cpu_s(false) - sys0;
+  }
+  for (size_t d = 0; d < kDirections; ++d) {
+    out.dir[d].ios = ios[d];
+    out.dir[d].bytes = bytes[d];
+  }
+  out.issued = issued;
+  out.syscalls = backend.syscalls();
+  out.io_limit_reached = limit_ios && issued >= limit_ios;
+  live.done.store(true, std::memory_order_release);
+}
+
+}  // namespace diskvet::runner

@@ -1,0 +1,93 @@
+// Measurement: what one workload run produced — per-direction counts and latency histograms,
+// the interval series, CPU time and the tool's own overhead. A plain value; rendering is elsewhere.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "runner/histogram.hpp"
+#include "runner/workload.hpp"
+
+namespace diskvet::runner {
+
+struct DirectionResult {
+  uint64_t ios = 0;
+  uint64_t bytes = 0;
+  LatencyHistogram lat;  // total latency: submission to reaped completion
+
+  void merge(const DirectionResult& o) {
+    ios += o.ios;
+    bytes += o.bytes;
+    lat.merge(o.lat);
+  }
+};
+
+// One interval of the series: what completed inside [t_s, t_s + dur_s) of the measured window.
+struct IntervalSample {
+  double t_s = 0;
+  double dur_s = 0;
+  std::array<uint64_t, kDirections> ios{};
+  std::array<uint64_t, kDirections> bytes{};
+  std::array<uint64_t, kDirections> lat_sum_ns{};
+
+  double iops(Direction d) const { return dur_s > 0 ? static_cast<double>(ios[size_t(d)]) / dur_s : 0; }
+  double total_iops() const { return dur_s > 0 ? static_cast<double>(ios[0] + ios[1]) / dur_s : 0; }
+  double bw_bytes_per_s(Direction d) const { return dur_s > 0 ? static_cast<double>(bytes[size_t(d)]) / dur_s : 0; }
+  double mean_lat_ns(Direction d) const {
+    return ios[size_t(d)] ? static_cast<double>(lat_sum_ns[size_t(d)]) / static_cast<double>(ios[size_t(d)]) : 0;
+  }
+};
+
+// A bounded series: past kMaxSamples, neighbouring samples are merged pairwise (the resolution
+// halves), so memory stays flat however long a run lasts.
+class IntervalSeries {
+ public:
+  static constexpr size_t kMaxSamples = 1 << 16;
+  void push(const IntervalSample& s);
+  const std::vector<IntervalSample>& samples() const { return samples_; }
+  bool empty() const { return samples_.empty(); }
+  size_t size() const { return samples_.size(); }
+
+ private:
+  std::vector<IntervalSample> samples_;
+};
+
+struct IoError {
+  Direction dir = Direction::read;
+  uint64_t offset_bytes = 0;
+  int err = 0;          // errno, or 0 for a short transfer
+  int32_t result = 0;   // what the kernel returned
+};
+
+struct Measurement {
+  Workload workload;
+  std::array<DirectionResult, kDirections> dir;
+  IntervalSeries intervals;
+  double elapsed_s = 0;     // length of the measured window
+  double usr_cpu_s = 0;     // CPU time of the job threads inside the window
+  double sys_cpu_s = 0;
+  uint64_t syscalls = 0;    // submit/wait system calls inside and outside the window
+  uint64_t ios_issued = 0;  // every I/O issued, ramp included
+  uint64_t io_errors = 0;
+  std::vector<IoError> first_errors;  // at most a few, in order
+  bool interrupted = false;           // stopped by a signal or the caller
+  bool io_limit_reached = false;      // stopped by io_limit_bytes before the runtime ran out
+  unsigned uring_setup_flags = 0;
+
+  const DirectionResult& of(Direction d) const { return dir[size_t(d)]; }
+  uint64_t total_ios() const { return dir[0].ios + dir[1].ios; }
+  double iops(Direction d) const { return elapsed_s > 0 ? static_cast<double>(of(d).ios) / elapsed_s : 0; }
+  double total_iops() const { return elapsed_s > 0 ? static_cast<double>(total_ios()) / elapsed_s : 0; }
+  double bw_bytes_per_s(Direction d) const { return elapsed_s > 0 ? static_cast<double>(of(d).bytes) / elapsed_s : 0; }
+  // Population stddev of per-interval IOPS (full intervals only), fio's iops_stddev.
+  double iops_stddev(Direction d) const;
+  double iops_mean_over_intervals(Direction d) const;
+  double ios_per_syscall() const;
+  double cpu_ns_per_io() const;
+  // Little's law: IOPS x mean latency = mean outstanding I/Os.
+  double mean_outstanding() const;
+};
+
+}  // namespace diskvet::runner

@@ -1,0 +1,132 @@
+// Measurement -> fio-shaped JSON.
+#include "runner/measurement_json.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+#include "diskvet/version.hpp"
+
+namespace diskvet::runner {
+
+namespace json = boost::json;
+
+namespace {
+
+json::object lat_json(const LatencyHistogram& h) {
+  json::object lat;
+  lat["min"] = h.min_ns();
+  lat["max"] = h.max_ns();
+  lat["mean"] = h.mean_ns();
+  lat["stddev"] = h.stddev_ns();
+  lat["N"] = h.count();
+  if (h.overflow()) lat["overflow"] = h.overflow();
+  if (h.count()) {
+    json::object pct;
+    for (double p : kReportedPercentiles) pct[fmt::format("{:.6f}", p)] = h.percentile_ns(p);
+    lat["percentile"] = std::move(pct);
+  }
+  return lat;
+}
+
+}  // namespace
+
+json::object direction_json(const Measurement& m, Direction d) {
+  const DirectionResult& r = m.of(d);
+  json::object o;
+  o["io_bytes"] = r.bytes;
+  o["io_kbytes"] = r.bytes / 1024;
+  o["bw_bytes"] = static_cast<uint64_t>(std::llround(m.bw_bytes_per_s(d)));
+  o["bw"] = static_cast<uint64_t>(std::llround(m.bw_bytes_per_s(d) / 1024));
+  o["iops"] = m.iops(d);
+  o["runtime"] = static_cast<uint64_t>(std::llround(m.elapsed_s * 1000));
+  o["total_ios"] = r.ios;
+  o["lat_ns"] = lat_json(r.lat);
+  double mn = std::numeric_limits<double>::max(), mx = 0;
+  size_t n = 0;
+  for (const auto& s : m.intervals.samples()) {
+    mn = std::min(mn, s.iops(d));
+    mx = std::max(mx, s.iops(d));
+    ++n;
+  }
+  o["iops_min"] = n ? mn : 0.0;
+  o["iops_max"] = mx;
+  o["iops_mean"] = m.iops_mean_over_intervals(d);
+  o["iops_stddev"] = m.iops_stddev(d);
+  o["iops_samples"] = n;
+  return o;
+}
+
+void tag_invoke(json::value_from_tag, json::value& v, const IntervalSample& s) {
+  json::object o;
+  o["t_s"] = s.t_s;
+  o["dur_s"] = s.dur_s;
+  for (auto d : {Direction::read, Direction::write}) {
+    json::object x;
+    x["iops"] = s.iops(d);
+    x["bw_bytes"] = s.bw_bytes_per_s(d);
+    x["lat_mean_ns"] = s.mean_lat_ns(d);
+    o[to_string(d)] = std::move(x);
+  }
+  v = std::move(o);
+}
+
+json::object job_json(const Measurement& m, std::string_view jobname, std::string_view filename) {
+  const Workload& w = m.workload;
+  json::object job;
+  job["jobname"] = jobname;
+  json::object opts;
+  opts["filename"] = filename;
+  opts["rw"] = to_string(w.rw);
+  opts["bs"] = w.bs_bytes;
+  opts["iodepth"] = w.iodepth;
+  opts["numjobs"] = w.numjobs;
+  opts["ioengine"] = to_string(w.engine);
+  opts["runtime"] = w.runtime_s;
+  opts["ramp_time"] = w.ramp_s;
+  opts["offset"] = w.offset_bytes;
+  opts["size"] = w.size_bytes;
+  if (reads(w.rw) && writes(w.rw)) opts["rwmixread"] = w.rwmixread_pct;
+  if (w.rate_iops) opts["rate_iops"] = w.rate_iops;
+  if (w.io_limit_bytes) opts["io_size"] = w.io_limit_bytes;
+  job["job options"] = std::move(opts);
+  job["read"] = direction_json(m, Direction::read);
+  job["write"] = direction_json(m, Direction::write);
+  double window = m.elapsed_s > 0 ? m.elapsed_s : 1;
+  job["usr_cpu"] = 100.0 * m.usr_cpu_s / window;
+  job["sys_cpu"] = 100.0 * m.sys_cpu_s / window;
+  job["elapsed_s"] = m.elapsed_s;
+  job["ios_per_syscall"] = m.ios_per_syscall();
+  job["cpu_ns_per_io"] = m.cpu_ns_per_io();
+  job["mean_outstanding"] = m.mean_outstanding();
+  job["error"] = m.io_errors ? 1 : 0;
+  job["io_errors"] = m.io_errors;
+  json::array errs;
+  for (const auto& e : m.first_errors) {
+    json::object x;
+    x["direction"] = to_string(e.dir);
+    x["offset"] = e.offset_bytes;
+    x["errno"] = e.err;
+    x["result"] = e.result;
+    errs.push_back(std::move(x));
+  }
+  job["first_errors"] = std::move(errs);
+  job["interrupted"] = m.interrupted;
+  job["interval_s"] = w.interval_s;
+  job["intervals"] = json::value_from(m.intervals.samples());
+  return job;
+}
+
+json::object io_document(const Measurement& m, std::string_view filename) {
+  json::object doc;
+  doc["diskvet_version"] = kVersion;
+  doc["fio_equivalent"] = fio_command_line(m.workload, filename);
+  json::array jobs;
+  jobs.push_back(job_json(m, "diskvet", filename));
+  doc["jobs"] = std::move(jobs);
+  return doc;
+}
+
+}  // namespace diskvet::runner

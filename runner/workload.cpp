@@ -1,0 +1,104 @@
+// Workload names, validation and the fio command line equivalent.
+#include "runner/workload.hpp"
+
+#include <fmt/format.h>
+
+#include <cmath>
+
+#include "common/units.hpp"
+
+namespace diskvet::runner {
+
+std::string_view to_string(Pattern p) {
+  switch (p) {
+    case Pattern::read: return "read";
+    case Pattern::write: return "write";
+    case Pattern::randread: return "randread";
+    case Pattern::randwrite: return "randwrite";
+    case Pattern::rw: return "rw";
+    case Pattern::randrw: return "randrw";
+  }
+  return "?";
+}
+
+std::string_view to_string(BackendKind b) {
+  switch (b) {
+    case BackendKind::io_uring: return "io_uring";
+    case BackendKind::psync: return "psync";
+    case BackendKind::null: return "null";
+  }
+  return "?";
+}
+
+std::string_view to_string(Direction d) { return d == Direction::read ? "read" : "write"; }
+
+std::optional<Pattern> parse_pattern(std::string_view s) {
+  for (auto p : {Pattern::read, Pattern::write, Pattern::randread, Pattern::randwrite, Pattern::rw, Pattern::randrw})
+    if (s == to_string(p)) return p;
+  if (s == "readwrite") return Pattern::rw;
+  return std::nullopt;
+}
+
+std::optional<BackendKind> parse_backend(std::string_view s) {
+  for (auto b : {BackendKind::io_uring, BackendKind::psync, BackendKind::null})
+    if (s == to_string(b)) return b;
+  return std::nullopt;
+}
+
+bool is_random(Pattern p) { return p == Pattern::randread || p == Pattern::randwrite || p == Pattern::randrw; }
+bool reads(Pattern p) { return p != Pattern::write && p != Pattern::randwrite; }
+bool writes(Pattern p) { return p != Pattern::read && p != Pattern::randread; }
+
+uint32_t Workload::read_pct() const {
+  if (!writes(rw)) return 100;
+  if (!reads(rw)) return 0;
+  return rwmixread_pct;
+}
+
+Result<Workload> validate(Workload w, uint64_t target_size, uint32_t lbs) {
+  if (lbs == 0) lbs = 512;
+  if (w.bs_bytes == 0 || w.bs_bytes % lbs != 0)
+    return usage_error("--bs", fmt::format("{} is not a multiple of the target's logical block size ({} bytes)", w.bs_bytes, lbs),
+                       fmt::format("use a multiple of {}, e.g. 4k", lbs));
+  if (w.bs_bytes > 64u << 20) return usage_error("--bs", "block size above 64MiB", "use at most 64m");
+  if (w.iodepth == 0 || w.iodepth > 4096) return usage_error("--iodepth", fmt::format("{} is outside 1..4096", w.iodepth));
+  if (w.numjobs == 0 || w.numjobs > 256) return usage_error("--numjobs", fmt::format("{} is outside 1..256", w.numjobs));
+  if (w.rwmixread_pct > 100) return usage_error("--rwmixread", fmt::format("{} is not a percentage", w.rwmixread_pct));
+  if (!(w.runtime_s > 0) || !std::isfinite(w.runtime_s)) return usage_error("--runtime", "must be a positive duration", "e.g. 10s");
+  if (w.ramp_s < 0 || !std::isfinite(w.ramp_s)) return usage_error("--ramp-time", "must not be negative");
+  if (!(w.interval_s >= 0.01)) return usage_error("interval", "must be at least 10ms");
+  if (w.offset_bytes % lbs != 0)
+    return usage_error("--offset", fmt::format("{} is not aligned to the logical block size ({} bytes)", w.offset_bytes, lbs));
+  if (w.offset_bytes >= target_size)
+    return usage_error("--offset", fmt::format("{} is at or past the end of the target ({})", w.offset_bytes, target_size),
+                       "choose an offset inside the target");
+  if (w.size_bytes == 0) w.size_bytes = target_size - w.offset_bytes;
+  if (w.size_bytes > target_size - w.offset_bytes)
+    return usage_error("--size", fmt::format("region {}+{} runs past the end of the target ({} bytes)", w.offset_bytes, w.size_bytes, target_size),
+                       fmt::format("use --size {} or less", format_bytes(target_size - w.offset_bytes)));
+  uint64_t blocks = w.size_bytes / w.bs_bytes;
+  if (blocks == 0) return usage_error("--size", fmt::format("region of {} bytes holds no block of {} bytes", w.size_bytes, w.bs_bytes));
+  if (!is_random(w.rw) && blocks < w.numjobs)
+    return usage_error("--numjobs", fmt::format("sequential region of {} blocks cannot be split over {} jobs", blocks, w.numjobs));
+  w.size_bytes = blocks * w.bs_bytes;  // whole blocks only
+  return w;
+}
+
+std::string fio_command_line(const Workload& w, std::string_view filename) {
+  std::string cmd = fmt::format("fio --name=diskvet --filename={} --direct=1 --ioengine={} --rw={} --bs={} --iodepth={} --numjobs={}",
+                                filename, w.engine == BackendKind::io_uring ? "io_uring" : (w.engine == BackendKind::psync ? "psync" : "null"),
+                                to_string(w.rw), w.bs_bytes, w.iodepth, w.numjobs);
+  if (w.engine == BackendKind::io_uring) cmd += " --fixedbufs --registerfiles";
+  if (reads(w.rw) && writes(w.rw)) cmd += fmt::format(" --rwmixread={}", w.rwmixread_pct);
+  if (w.offset_bytes) cmd += fmt::format(" --offset={}", w.offset_bytes);
+  if (w.size_bytes) cmd += fmt::format(" --size={}", w.size_bytes);
+  if (w.rate_iops) cmd += fmt::format(" --rate_iops={}", w.rate_iops);
+  if (w.io_limit_bytes) cmd += fmt::format(" --io_size={}", w.io_limit_bytes / w.numjobs);
+  else cmd += fmt::format(" --time_based --runtime={}", w.runtime_s);
+  if (w.ramp_s > 0) cmd += fmt::format(" --ramp_time={}", w.ramp_s);
+  if (!is_random(w.rw) && w.numjobs > 1) cmd += fmt::format(" --offset_increment={}", w.size_bytes / w.numjobs);
+  cmd += " --group_reporting --output-format=json";
+  return cmd;
+}
+
+}  // namespace diskvet::runner

@@ -1,0 +1,57 @@
+// Workload: one fio-style job description, a plain value validated before anything touches a device.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "common/error.hpp"
+
+namespace diskvet::runner {
+
+enum class Direction : uint8_t { read = 0, write = 1 };
+inline constexpr unsigned kDirections = 2;
+
+enum class Pattern : uint8_t { read, write, randread, randwrite, rw, randrw };
+enum class BackendKind : uint8_t { io_uring, psync, null };
+
+std::string_view to_string(Pattern p);
+std::string_view to_string(BackendKind b);
+std::string_view to_string(Direction d);
+std::optional<Pattern> parse_pattern(std::string_view s);
+std::optional<BackendKind> parse_backend(std::string_view s);
+
+bool is_random(Pattern p);
+bool reads(Pattern p);   // the pattern issues reads
+bool writes(Pattern p);  // the pattern issues writes
+
+struct Workload {
+  Pattern rw = Pattern::randread;
+  uint32_t bs_bytes = 4096;
+  uint32_t iodepth = 1;
+  uint32_t numjobs = 1;
+  uint32_t rwmixread_pct = 50;  // only for rw/randrw
+  double runtime_s = 10;        // measured window, after the ramp
+  double ramp_s = 0;            // run but not counted
+  uint64_t offset_bytes = 0;    // start of the region
+  uint64_t size_bytes = 0;      // length of the region; 0 = to the end of the target
+  uint64_t rate_iops = 0;       // cap per job, as fio's rate_iops; 0 = none
+  // Stop once this many bytes were transferred in total (split over the jobs), even before
+  // runtime_s; 0 = time-based only. Used for preconditioning passes (2x capacity).
+  uint64_t io_limit_bytes = 0;
+  BackendKind engine = BackendKind::io_uring;
+  double interval_s = 1.0;  // interval series resolution
+  uint64_t seed = 0x6469736b766574;  // "diskvet"
+
+  uint32_t read_pct() const;  // share of reads, 0..100, derived from rw and rwmixread_pct
+};
+
+// Checks a workload against the target it will run on (size and logical block size); the error
+// names the option and how to fix it. Resolves size_bytes == 0 to "the rest of the target".
+Result<Workload> validate(Workload w, uint64_t target_size_bytes, uint32_t logical_block_size);
+
+// The equivalent fio command line, for reports and for anyone who wants to check us with fio.
+std::string fio_command_line(const Workload& w, std::string_view filename);
+
+}  // namespace diskvet::runner

@@ -1,0 +1,8 @@
+#!/usr/bin/env bash
+# Configures and builds into build/ (Release) or the directory and options given:
+#   scripts/build.sh [BUILD_DIR] [cmake options...]
+set -euo pipefail
+top=$(cd "$(dirname "$0")/.." && pwd)
+dir=${1:-$top/build}; shift || true
+cmake -S "$top" -B "$dir" -G Ninja -DCMAKE_BUILD_TYPE=Release "$@" >/dev/null
+cmake --build "$dir" -j"$(nproc)"
