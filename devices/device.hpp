@@ -1,0 +1,60 @@
+// Device: what discovery knows about one whole disk — identity, queue facts, protection, health.
+// A plain value; discovery (discovery.cpp), NVMe (nvme.cpp), protection and health fill it in.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace diskvet::devices {
+
+enum class DeviceKind { nvme, scsi, virtio, loop, zram, md, dm, other };
+
+// Health as far as it is known; a field that could not be read is nullopt, never zero.
+struct Health {
+  bool known = false;  // false: no SMART/health source (the report says "unknown", never "healthy")
+  std::optional<uint8_t> critical_warning;
+  std::optional<double> temperature_c;
+  std::optional<double> warning_temp_c;
+  std::optional<double> critical_temp_c;
+  std::optional<uint8_t> available_spare_pct;
+  std::optional<uint8_t> available_spare_threshold_pct;
+  std::optional<uint8_t> percentage_used;
+  std::optional<uint64_t> data_units_read;
+  std::optional<uint64_t> data_units_written;
+  std::optional<uint64_t> media_errors;
+  std::optional<uint64_t> error_log_entries;
+  std::optional<uint32_t> warning_temp_time_min;
+  std::optional<uint32_t> critical_temp_time_min;
+  std::optional<uint32_t> thermal_transitions;  // sum of the thermal-management transition counts
+  // Why the device is unhealthy, in words; empty when healthy or unknown.
+  std::vector<std::string> problems;
+  bool healthy() const { return known && problems.empty(); }
+};
+
+struct Device {
+  std::string path;  // /dev/nvme0n1
+  std::string name;  // nvme0n1
+  DeviceKind kind = DeviceKind::other;
+  std::string model, serial, wwn, firmware, bus, id_path;
+  std::string backing_file;  // loop devices
+  uint64_t size_bytes = 0;
+  uint32_t logical_block_size = 512;
+  uint32_t physical_block_size = 512;
+  bool rotational = false;
+  bool removable = false;
+  bool read_only = false;
+  std::string write_cache;  // "write back" / "write through" as sysfs says
+  bool discard = false;
+  uint64_t max_transfer_bytes = 0;
+  std::string scheduler;
+  std::string zoned;
+  bool is_protected = false;
+  std::vector<std::string> protection_reasons;  // in words: "mounted at /boot", "has a GPT partition table"
+  Health health;
+};
+
+std::string_view to_string(DeviceKind k);
+
+}  // namespace diskvet::devices
