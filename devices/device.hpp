@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace diskvet::devices {
@@ -14,6 +15,10 @@ enum class DeviceKind { nvme, scsi, virtio, loop, zram, md, dm, other };
 // Health as far as it is known; a field that could not be read is nullopt, never zero.
 struct Health {
   bool known = false;  // false: no SMART/health source (the report says "unknown", never "healthy")
+  std::string source;  // "nvme", "smartctl", "hwmon" (temperature only: health stays unknown)
+  std::optional<bool> smart_passed;  // SATA/SAS: smartctl's overall self-assessment
+  std::optional<uint64_t> reallocated_sectors;  // SATA attribute 5 / SAS grown defect list
+  std::optional<uint64_t> pending_sectors;      // SATA attribute 197
   std::optional<uint8_t> critical_warning;
   std::optional<double> temperature_c;
   std::optional<double> warning_temp_c;
@@ -38,7 +43,13 @@ struct Device {
   std::string name;  // nvme0n1
   DeviceKind kind = DeviceKind::other;
   std::string model, serial, wwn, firmware, bus, id_path;
+  std::string vendor;        // SCSI vendor string, or the NVMe PCI vendor id as hex
   std::string backing_file;  // loop devices
+  std::string dev_id;        // "major:minor"
+  std::string sysfs_path;    // the canonical /sys/devices/... directory of the disk
+  std::vector<std::string> partitions;  // kernel names: nvme0n1p1, sda2
+  std::string nvme_controller;          // NVMe: a controller's kernel name (nvme0) for admin commands
+  uint32_t nvme_nsid = 0;               // NVMe: namespace id
   uint64_t size_bytes = 0;
   uint32_t logical_block_size = 512;
   uint32_t physical_block_size = 512;
@@ -52,9 +63,13 @@ struct Device {
   std::string zoned;
   bool is_protected = false;
   std::vector<std::string> protection_reasons;  // in words: "mounted at /boot", "has a GPT partition table"
+  // True when every reason is a partition table or a signature: consent naming the serial or WWN
+  // may override it; mounted, held, swap, root, boot-medium and read-only devices never.
+  bool protection_overridable = false;
   Health health;
 };
 
 std::string_view to_string(DeviceKind k);
+std::optional<DeviceKind> parse_device_kind(std::string_view text);
 
 }  // namespace diskvet::devices
