@@ -14,6 +14,7 @@ int main(int argc, char** argv) {
   app.require_subcommand(1);
   const std::pair<const char*, diskvet::cli::Action> commands[] = {
       {"io", diskvet::cli::register_io(app)},
+      {"list", diskvet::cli::register_list(app)},
   };
   try {
     app.parse(argc, argv);

@@ -7,6 +7,7 @@
 #include <map>
 
 #include "devices/identity.hpp"
+#include "devices/protection.hpp"
 #include "devices/sysfs.hpp"
 
 namespace diskvet::devices {
@@ -207,6 +208,7 @@ Result<std::vector<Device>> discover(const DiscoveryOptions& options) {
     auto d = describe_disk(dir, host, found == udev_by_name.end() ? kNone : found->second);
     if (!d) continue;
     if (d->size_bytes == 0 && !options.include_empty) continue;
+    if (options.assess_protection) apply(*d, assess_protection(*d, host));
     devices.push_back(std::move(*d));
   }
   std::sort(devices.begin(), devices.end(), [](const Device& a, const Device& b) { return a.name < b.name; });
