@@ -49,19 +49,19 @@ bool has(const Protection& p, ProtectionClass c, const std::string& words) {
   return false;
 }
 
-TEST(Protection, LeavesAnUnusedDiskUnprotected) {
+TEST(ProtectionRules, LeavesAnUnusedDiskUnprotected) {
   FakeHost h;
   auto p = h.assess();
   EXPECT_FALSE(p.is_protected()) << (p.reasons.empty() ? "" : p.reasons[0].text);
 }
 
-TEST(Protection, RefusesWriteToMountedDevice) {
+TEST(ProtectionRules, RefusesWriteToMountedDevice) {
   FakeHost h;
   h.mountinfo("40 27 8:16 / /data rw - xfs /dev/sdb rw\n");
   EXPECT_TRUE(has(h.assess(), ProtectionClass::mounted, "is mounted at /data"));
 }
 
-TEST(Protection, ProtectsTheDiskWhenAPartitionIsMounted) {
+TEST(ProtectionRules, ProtectsTheDiskWhenAPartitionIsMounted) {
   FakeHost h;
   h.mountinfo("40 27 8:18 / /srv/my\\040data rw shared:1 - ext4 /dev/sdb2 rw\n");
   auto p = h.assess();
@@ -69,33 +69,33 @@ TEST(Protection, ProtectsTheDiskWhenAPartitionIsMounted) {
   EXPECT_FALSE(p.only_overridable());
 }
 
-TEST(Protection, MatchesAMountByItsSourceNodeWhenTheNumberIsAnonymous) {
+TEST(ProtectionRules, MatchesAMountByItsSourceNodeWhenTheNumberIsAnonymous) {
   FakeHost h;
   // btrfs reports an anonymous device number; the source names the partition.
   h.mountinfo("40 27 0:45 / /home rw - btrfs " + (h.fake.dev() / "sdb1").string() + " rw\n");
   EXPECT_TRUE(has(h.assess(), ProtectionClass::mounted, "partition sdb1 is mounted at /home"));
 }
 
-TEST(Protection, RefusesADiskWithHoldersOnAPartition) {
+TEST(ProtectionRules, RefusesADiskWithHoldersOnAPartition) {
   FakeHost h;
   std::filesystem::create_directories(h.disk / "sdb1" / "holders" / "dm-3");
   EXPECT_TRUE(has(h.assess(), ProtectionClass::holders, "partition sdb1 is held by dm-3"));
 }
 
-TEST(Protection, RefusesADiskWithHoldersOnTheDisk) {
+TEST(ProtectionRules, RefusesADiskWithHoldersOnTheDisk) {
   FakeHost h;
   std::filesystem::create_directories(h.disk / "holders" / "md0");
   EXPECT_TRUE(has(h.assess(), ProtectionClass::holders, "is held by md0"));
 }
 
-TEST(Protection, RefusesAPartitionInUseAsSwap) {
+TEST(ProtectionRules, RefusesAPartitionInUseAsSwap) {
   FakeHost h;
   h.fake.write_proc("swaps", "Filename\tType\tSize\tUsed\tPriority\n" + (h.fake.dev() / "sdb2").string() +
                                  "  partition\t8388604\t0\t-2\n");
   EXPECT_TRUE(has(h.assess(), ProtectionClass::swap, "partition sdb2 is in use as swap"));
 }
 
-TEST(Protection, RefusesTheDiskBackingTheRootFilesystem) {
+TEST(ProtectionRules, RefusesTheDiskBackingTheRootFilesystem) {
   FakeHost h;
   h.fake.write_proc("self/mountinfo", "27 1 8:17 / / rw,relatime - ext4 /dev/sdb1 rw\n");
   auto p = h.assess();
@@ -103,7 +103,7 @@ TEST(Protection, RefusesTheDiskBackingTheRootFilesystem) {
   EXPECT_TRUE(has(p, ProtectionClass::mounted, "partition sdb1 is mounted at /"));
 }
 
-TEST(Protection, RefusesTheDiskBehindARootOnLvm) {
+TEST(ProtectionRules, RefusesTheDiskBehindARootOnLvm) {
   FakeHost h;
   // dm-0 (254:0) sits on sdb2 and carries the root filesystem.
   auto dm = h.fake.add_disk("virtual", "dm-0", "254:0", 1000);
@@ -117,19 +117,19 @@ TEST(Protection, RefusesTheDiskBehindARootOnLvm) {
   EXPECT_TRUE(has(p, ProtectionClass::holders, "partition sdb2 is held by dm-0"));
 }
 
-TEST(Protection, RefusesTheBootMedium) {
+TEST(ProtectionRules, RefusesTheBootMedium) {
   FakeHost h;
   h.mountinfo("41 27 8:17 / /boot/efi rw - vfat /dev/sdb1 rw\n");
   EXPECT_TRUE(has(h.assess(), ProtectionClass::boot_medium, "holds the boot medium (/boot/efi)"));
 }
 
-TEST(Protection, RefusesAReadOnlyDisk) {
+TEST(ProtectionRules, RefusesAReadOnlyDisk) {
   FakeHost h;
   h.fake.write(std::filesystem::relative(h.disk / "ro", h.fake.sysfs()).string(), "1\n");
   EXPECT_TRUE(has(h.assess(), ProtectionClass::read_only, "is read-only"));
 }
 
-TEST(Protection, AlwaysProtectsDeviceMapperAndMd) {
+TEST(ProtectionRules, AlwaysProtectsDeviceMapperAndMd) {
   FakeHost h;
   h.fake.add_disk("virtual", "dm-1", "254:1", 1000);
   auto d = describe_disk(h.fake.sysfs() / "block" / "dm-1", h.host());
@@ -138,13 +138,13 @@ TEST(Protection, AlwaysProtectsDeviceMapperAndMd) {
   EXPECT_TRUE(has(assess_protection(*d, h.host()), ProtectionClass::stacked, "is a dm device"));
 }
 
-TEST(Protection, FailsClosedWithoutMountinfo) {
+TEST(ProtectionRules, FailsClosedWithoutMountinfo) {
   FakeHost h;
   std::filesystem::remove(h.fake.proc() / "self" / "mountinfo");
   EXPECT_TRUE(has(h.assess(), ProtectionClass::unprobed, "mountinfo"));
 }
 
-TEST(Protection, DiscoveryCopiesTheAssessmentIntoTheDevice) {
+TEST(ProtectionRules, DiscoveryCopiesTheAssessmentIntoTheDevice) {
   FakeHost h;
   h.mountinfo("40 27 8:16 / /data rw - xfs /dev/sdb rw\n");
   DiscoveryOptions o;
