@@ -38,6 +38,20 @@ struct Health {
   bool healthy() const { return known && problems.empty(); }
 };
 
+// NVMe controller and namespace facts from Identify and the Firmware Slot log (nvme.cpp).
+struct NvmeFacts {
+  uint16_t vendor_id = 0;
+  uint16_t oacs = 0;  // Optional Admin Command Support bits
+  bool format_supported = false;
+  bool sanitize_crypto_erase = false, sanitize_block_erase = false, sanitize_overwrite = false;
+  uint32_t namespace_count = 0;
+  std::vector<uint32_t> lba_format_bytes;  // data size of each LBA format
+  uint8_t lba_format_in_use = 0;
+  uint64_t capacity_blocks = 0;
+  uint8_t active_firmware_slot = 0;
+  std::vector<std::string> firmware_slots;  // revisions in slots 1..7; "" when empty
+};
+
 struct Device {
   std::string path;  // /dev/nvme0n1
   std::string name;  // nvme0n1
@@ -67,6 +81,7 @@ struct Device {
   // may override it; mounted, held, swap, root, boot-medium and read-only devices never.
   bool protection_overridable = false;
   Health health;
+  std::optional<NvmeFacts> nvme;  // NVMe devices whose controller answered Identify
 };
 
 std::string_view to_string(DeviceKind k);

@@ -144,6 +144,42 @@ void tag_invoke(json::value_from_tag, json::value& v, const Device& d) {
   o["protection_reasons"] = strings(d.protection_reasons);
   o["protection_overridable"] = d.protection_overridable;
   o["health"] = json::value_from(d.health);
+  if (d.nvme) o["nvme"] = json::value_from(*d.nvme);
+  v = std::move(o);
+}
+
+void tag_invoke(json::value_from_tag, json::value& v, const NvmeFacts& f) {
+  json::object o;
+  o["vendor_id"] = f.vendor_id;
+  o["oacs"] = f.oacs;
+  o["format_supported"] = f.format_supported;
+  o["sanitize_crypto_erase"] = f.sanitize_crypto_erase;
+  o["sanitize_block_erase"] = f.sanitize_block_erase;
+  o["sanitize_overwrite"] = f.sanitize_overwrite;
+  o["namespace_count"] = f.namespace_count;
+  json::array formats;
+  for (auto b : f.lba_format_bytes) formats.emplace_back(b);
+  o["lba_format_bytes"] = std::move(formats);
+  o["lba_format_in_use"] = f.lba_format_in_use;
+  o["capacity_blocks"] = f.capacity_blocks;
+  o["active_firmware_slot"] = f.active_firmware_slot;
+  o["firmware_slots"] = strings(f.firmware_slots);
+  v = std::move(o);
+}
+
+void tag_invoke(json::value_from_tag, json::value& v, const HealthDelta& d) {
+  json::object o;
+  put(o, "new_media_errors", d.new_media_errors);
+  put(o, "new_error_log_entries", d.new_error_log_entries);
+  put(o, "new_thermal_transitions", d.new_thermal_transitions);
+  put(o, "new_warning_temp_time_min", d.new_warning_temp_time_min);
+  put(o, "new_critical_temp_time_min", d.new_critical_temp_time_min);
+  put(o, "data_units_written", d.data_units_written);
+  put(o, "data_units_read", d.data_units_read);
+  put(o, "max_temperature_c", d.max_temperature_c);
+  o["became_unhealthy"] = d.became_unhealthy;
+  o["worsened"] = d.worsened();
+  o["problems"] = strings(d.problems);
   v = std::move(o);
 }
 

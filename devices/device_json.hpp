@@ -5,11 +5,15 @@
 #include <boost/json.hpp>
 
 #include "devices/device.hpp"
+#include "devices/health.hpp"
 
 namespace diskvet::devices {
 
 void tag_invoke(boost::json::value_from_tag, boost::json::value& v, const Health& h);
 void tag_invoke(boost::json::value_from_tag, boost::json::value& v, const Device& d);
+void tag_invoke(boost::json::value_from_tag, boost::json::value& v, const NvmeFacts& f);
+// The before/after delta the report carries; unknown members absent.
+void tag_invoke(boost::json::value_from_tag, boost::json::value& v, const HealthDelta& d);
 // The reverse, for reading saved reports; unknown members are ignored, missing ones stay unknown.
 Health tag_invoke(boost::json::value_to_tag<Health>, const boost::json::value& v);
 Device tag_invoke(boost::json::value_to_tag<Device>, const boost::json::value& v);

@@ -6,7 +6,9 @@
 #include <algorithm>
 #include <map>
 
+#include "devices/health.hpp"
 #include "devices/identity.hpp"
+#include "devices/nvme.hpp"
 #include "devices/protection.hpp"
 #include "devices/sysfs.hpp"
 
@@ -201,6 +203,8 @@ Result<std::vector<Device>> discover(const DiscoveryOptions& options) {
     if (ec) return system_error((host.sysfs / "block").string(), "cannot list block devices", ec.value(), "is sysfs mounted?");
     for (const auto& e : it) dirs.push_back(e.path());
   }
+  std::map<std::string, std::string> nvme_ctrls;
+  bool nvme_scanned = false;
   std::vector<Device> devices;
   for (const auto& dir : dirs) {
     static const UdevProperties kNone;
@@ -209,6 +213,18 @@ Result<std::vector<Device>> discover(const DiscoveryOptions& options) {
     if (!d) continue;
     if (d->size_bytes == 0 && !options.include_empty) continue;
     if (options.assess_protection) apply(*d, assess_protection(*d, host));
+    if (d->kind == DeviceKind::nvme && host.live()) {
+      if (d->nvme_controller.empty()) {
+        if (!nvme_scanned) nvme_ctrls = nvme_namespace_controllers(), nvme_scanned = true;
+        if (auto it = nvme_ctrls.find(d->name); it != nvme_ctrls.end()) d->nvme_controller = it->second;
+      }
+      if (options.read_health)
+        if (auto r = read_nvme(*d)) apply(*d, *r);
+    }
+    if (options.read_health) {
+      if (d->kind == DeviceKind::nvme && d->health.known) evaluate_health(d->health);
+      else d->health = read_health(*d, host);
+    }
     devices.push_back(std::move(*d));
   }
   std::sort(devices.begin(), devices.end(), [](const Device& a, const Device& b) { return a.name < b.name; });
