@@ -10,18 +10,18 @@ namespace diskvet::runner {
 
 namespace json = boost::json;
 
-std::string_view to_string(Status s) {
+std::string_view to_string(VerdictStatus s) {
   switch (s) {
-    case Status::pass: return "PASS";
-    case Status::fail: return "FAIL";
-    case Status::inconclusive: return "INCONCLUSIVE";
-    case Status::not_evaluated: return "NOT-EVALUATED";
+    case VerdictStatus::pass: return "PASS";
+    case VerdictStatus::fail: return "FAIL";
+    case VerdictStatus::inconclusive: return "INCONCLUSIVE";
+    case VerdictStatus::not_evaluated: return "NOT-EVALUATED";
   }
   return "?";
 }
 
-std::optional<Status> parse_status(std::string_view s) {
-  for (auto x : {Status::pass, Status::fail, Status::inconclusive, Status::not_evaluated})
+std::optional<VerdictStatus> parse_status(std::string_view s) {
+  for (auto x : {VerdictStatus::pass, VerdictStatus::fail, VerdictStatus::inconclusive, VerdictStatus::not_evaluated})
     if (s == to_string(x)) return x;
   return std::nullopt;
 }
@@ -42,7 +42,7 @@ MetricVerdict judge(std::string test_id, std::string metric, const Limit& limit,
   v.limit = limit;
   v.measured = measured;
   if (!measured) {
-    v.status = Status::not_evaluated;
+    v.status = VerdictStatus::not_evaluated;
     v.reason = std::string(missing_reason);
     return v;
   }
@@ -55,11 +55,11 @@ MetricVerdict judge(std::string test_id, std::string metric, const Limit& limit,
                                        is_min ? "min" : "max", num(limit.value),
                                        limit.tolerance_pct > 0 ? fmt::format(" (with {}% tolerance: {})", num(limit.tolerance_pct), num(threshold)) : "");
   if (!validity.trusted) {
-    v.status = Status::inconclusive;
+    v.status = VerdictStatus::inconclusive;
     v.reason = fmt::format("{}; the numbers ({}) would {}", validity.why_not, comparison, met ? "pass" : "fail");
     return v;
   }
-  v.status = met ? Status::pass : Status::fail;
+  v.status = met ? VerdictStatus::pass : VerdictStatus::fail;
   v.reason = comparison;
   return v;
 }
@@ -69,7 +69,7 @@ MetricVerdict not_evaluated(std::string test_id, std::string metric, std::option
   v.test_id = std::move(test_id);
   v.metric = std::move(metric);
   v.limit = limit;
-  v.status = Status::not_evaluated;
+  v.status = VerdictStatus::not_evaluated;
   v.reason = std::move(reason);
   return v;
 }
@@ -78,7 +78,7 @@ Rollup rollup_test(const std::vector<MetricVerdict>& verdicts) {
   Rollup r;
   for (const auto& v : verdicts) {
     r.status = std::max(r.status, v.status);
-    if (v.status == Status::fail || v.status == Status::inconclusive)
+    if (v.status == VerdictStatus::fail || v.status == VerdictStatus::inconclusive)
       r.reasons.push_back(fmt::format("{} {}: {}", v.metric, to_string(v.status), v.reason));
   }
   return r;
@@ -91,38 +91,38 @@ Rollup rollup_device(const std::vector<Rollup>& tests, const DeviceFacts& f) {
     r.reasons.insert(r.reasons.end(), t.reasons.begin(), t.reasons.end());
   }
   if (f.unhealthy) {
-    r.status = Status::fail;
+    r.status = VerdictStatus::fail;
     for (const auto& p : f.health_problems) r.reasons.push_back("unhealthy: " + p);
     if (f.health_problems.empty()) r.reasons.push_back("unhealthy");
   }
   if (f.io_errors) {
-    r.status = Status::fail;
+    r.status = VerdictStatus::fail;
     r.reasons.push_back(fmt::format("{} I/O error{}", f.io_errors, f.io_errors == 1 ? "" : "s"));
   }
   if (f.required_missing) {
-    r.status = std::max(r.status, Status::inconclusive);
+    r.status = std::max(r.status, VerdictStatus::inconclusive);
     r.reasons.push_back(f.required_missing_reason);
   }
   if (f.aborted) {
-    r.status = std::max(r.status, Status::inconclusive);
+    r.status = std::max(r.status, VerdictStatus::inconclusive);
     r.reasons.push_back(f.error.empty() ? "the run was aborted before it completed" : "aborted: " + f.error);
   }
   return r;
 }
 
-Status rollup_overall(const std::vector<Status>& devices) {
-  Status s = Status::not_evaluated;
+VerdictStatus rollup_overall(const std::vector<VerdictStatus>& devices) {
+  VerdictStatus s = VerdictStatus::not_evaluated;
   for (auto d : devices) s = std::max(s, d);
   return s;
 }
 
-int exit_code(Status overall, bool aborted_or_error) {
+int exit_code(VerdictStatus overall, bool aborted_or_error) {
   if (aborted_or_error) return 3;
   switch (overall) {
-    case Status::fail: return 1;
-    case Status::inconclusive: return 4;
-    case Status::pass:
-    case Status::not_evaluated: return 0;
+    case VerdictStatus::fail: return 1;
+    case VerdictStatus::inconclusive: return 4;
+    case VerdictStatus::pass:
+    case VerdictStatus::not_evaluated: return 0;
   }
   return 3;
 }

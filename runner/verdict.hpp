@@ -13,9 +13,9 @@
 namespace diskvet::runner {
 
 // Ordered by severity for roll-ups: the worst status wins.
-enum class Status { not_evaluated = 0, pass = 1, inconclusive = 2, fail = 3 };
-std::string_view to_string(Status s);  // "PASS", "FAIL", "INCONCLUSIVE", "NOT-EVALUATED"
-std::optional<Status> parse_status(std::string_view s);
+enum class VerdictStatus { not_evaluated = 0, pass = 1, inconclusive = 2, fail = 3 };
+std::string_view to_string(VerdictStatus s);  // "PASS", "FAIL", "INCONCLUSIVE", "NOT-EVALUATED"
+std::optional<VerdictStatus> parse_status(std::string_view s);
 
 // A promised limit: the measured value must be >= min (or <= max), with tolerance_pct of slack.
 struct Limit {
@@ -36,7 +36,7 @@ struct MetricVerdict {
   std::optional<Limit> limit;
   std::optional<double> measured;
   std::optional<double> margin_pct;  // how far inside (+) or outside (-) the limit, % of the limit
-  Status status = Status::not_evaluated;
+  VerdictStatus status = VerdictStatus::not_evaluated;
   std::string reason;
 };
 
@@ -49,7 +49,7 @@ MetricVerdict judge(std::string test_id, std::string metric, const Limit& limit,
 MetricVerdict not_evaluated(std::string test_id, std::string metric, std::optional<Limit> limit, std::string reason);
 
 struct Rollup {
-  Status status = Status::not_evaluated;
+  VerdictStatus status = VerdictStatus::not_evaluated;
   std::vector<std::string> reasons;  // why it is not PASS, in words
 };
 
@@ -72,10 +72,10 @@ struct DeviceFacts {
 Rollup rollup_device(const std::vector<Rollup>& tests, const DeviceFacts& facts);
 
 // Worst of the devices.
-Status rollup_overall(const std::vector<Status>& devices);
+VerdictStatus rollup_overall(const std::vector<VerdictStatus>& devices);
 
 // 0 PASS or nothing evaluated, 1 FAIL, 3 runtime error or aborted, 4 INCONCLUSIVE.
-int exit_code(Status overall, bool aborted_or_error);
+int exit_code(VerdictStatus overall, bool aborted_or_error);
 
 void tag_invoke(boost::json::value_from_tag, boost::json::value& v, const MetricVerdict& mv);
 

@@ -14,24 +14,24 @@ struct Case {
   Limit limit;
   std::optional<double> measured;
   bool trusted;
-  Status expected;
+  VerdictStatus expected;
   std::optional<double> margin_pct;
 };
 }  // namespace
 
 TEST(Verdict, JudgesEveryCaseOfTheTable) {
   const Case cases[] = {
-      {"iops above min passes", {Bound::min, 1000, 0}, 1200, true, Status::pass, 20},
-      {"iops exactly at min passes", {Bound::min, 1000, 0}, 1000, true, Status::pass, 0},
-      {"iops below min fails", {Bound::min, 1000, 0}, 900, true, Status::fail, -10},
-      {"iops below min within tolerance passes", {Bound::min, 1000, 10}, 905, true, Status::pass, -9.5},
-      {"iops below tolerance fails", {Bound::min, 1000, 5}, 940, true, Status::fail, -6},
-      {"latency under max passes", {Bound::max, 200, 0}, 150, true, Status::pass, 25},
-      {"latency over max fails", {Bound::max, 200, 0}, 250, true, Status::fail, -25},
-      {"latency over max within tolerance passes", {Bound::max, 200, 25}, 250, true, Status::pass, -25},
-      {"untrusted good numbers are inconclusive", {Bound::min, 1000, 0}, 5000, false, Status::inconclusive, 400},
-      {"untrusted bad numbers are inconclusive", {Bound::max, 100, 0}, 5000, false, Status::inconclusive, -4900},
-      {"nothing measured is not evaluated", {Bound::min, 1000, 0}, std::nullopt, true, Status::not_evaluated, std::nullopt},
+      {"iops above min passes", {Bound::min, 1000, 0}, 1200, true, VerdictStatus::pass, 20},
+      {"iops exactly at min passes", {Bound::min, 1000, 0}, 1000, true, VerdictStatus::pass, 0},
+      {"iops below min fails", {Bound::min, 1000, 0}, 900, true, VerdictStatus::fail, -10},
+      {"iops below min within tolerance passes", {Bound::min, 1000, 10}, 905, true, VerdictStatus::pass, -9.5},
+      {"iops below tolerance fails", {Bound::min, 1000, 5}, 940, true, VerdictStatus::fail, -6},
+      {"latency under max passes", {Bound::max, 200, 0}, 150, true, VerdictStatus::pass, 25},
+      {"latency over max fails", {Bound::max, 200, 0}, 250, true, VerdictStatus::fail, -25},
+      {"latency over max within tolerance passes", {Bound::max, 200, 25}, 250, true, VerdictStatus::pass, -25},
+      {"untrusted good numbers are inconclusive", {Bound::min, 1000, 0}, 5000, false, VerdictStatus::inconclusive, 400},
+      {"untrusted bad numbers are inconclusive", {Bound::max, 100, 0}, 5000, false, VerdictStatus::inconclusive, -4900},
+      {"nothing measured is not evaluated", {Bound::min, 1000, 0}, std::nullopt, true, VerdictStatus::not_evaluated, std::nullopt},
   };
   for (const auto& c : cases) {
     Validity v{c.trusted, c.trusted ? "" : "steady state not attained in 25 rounds"};
@@ -49,55 +49,55 @@ TEST(Verdict, JudgesEveryCaseOfTheTable) {
 }
 
 TEST(Verdict, DeviceFailsOnAnyFailEvenWithPasses) {
-  Rollup pass{Status::pass, {}}, fail{Status::fail, {"x"}};
-  EXPECT_EQ(rollup_device({pass, fail, pass}, {}).status, Status::fail);
+  Rollup pass{VerdictStatus::pass, {}}, fail{VerdictStatus::fail, {"x"}};
+  EXPECT_EQ(rollup_device({pass, fail, pass}, {}).status, VerdictStatus::fail);
 }
 
 TEST(Verdict, DeviceFailsWhenUnhealthyOrWithIoErrorsThoughEveryLimitWasMet) {
-  Rollup pass{Status::pass, {}};
+  Rollup pass{VerdictStatus::pass, {}};
   DeviceFacts sick;
   sick.unhealthy = true;
   sick.health_problems = {"critical warning 0x04"};
   auto r = rollup_device({pass}, sick);
-  EXPECT_EQ(r.status, Status::fail);
+  EXPECT_EQ(r.status, VerdictStatus::fail);
   ASSERT_FALSE(r.reasons.empty());
   EXPECT_NE(r.reasons.back().find("critical warning"), std::string::npos);
   DeviceFacts errors;
   errors.io_errors = 3;
-  EXPECT_EQ(rollup_device({pass}, errors).status, Status::fail);
+  EXPECT_EQ(rollup_device({pass}, errors).status, VerdictStatus::fail);
 }
 
 TEST(Verdict, DeviceIsInconclusiveWhenRequiredPreconditioningIsMissing) {
   DeviceFacts f;
   f.required_missing = true;
   f.required_missing_reason = "preconditioning stopped by the time cap after 0.4 of 2 capacities";
-  auto r = rollup_device({Rollup{Status::pass, {}}}, f);
-  EXPECT_EQ(r.status, Status::inconclusive);
+  auto r = rollup_device({Rollup{VerdictStatus::pass, {}}}, f);
+  EXPECT_EQ(r.status, VerdictStatus::inconclusive);
   // A FAIL stays a FAIL.
-  EXPECT_EQ(rollup_device({Rollup{Status::fail, {}}}, f).status, Status::fail);
+  EXPECT_EQ(rollup_device({Rollup{VerdictStatus::fail, {}}}, f).status, VerdictStatus::fail);
 }
 
 TEST(Verdict, DeviceWithNoLimitsIsNotEvaluated) {
-  EXPECT_EQ(rollup_device({Rollup{}, Rollup{}}, {}).status, Status::not_evaluated);
-  EXPECT_EQ(rollup_device({Rollup{Status::not_evaluated, {}}, Rollup{Status::pass, {}}}, {}).status, Status::pass);
+  EXPECT_EQ(rollup_device({Rollup{}, Rollup{}}, {}).status, VerdictStatus::not_evaluated);
+  EXPECT_EQ(rollup_device({Rollup{VerdictStatus::not_evaluated, {}}, Rollup{VerdictStatus::pass, {}}}, {}).status, VerdictStatus::pass);
 }
 
 TEST(Verdict, OverallIsTheWorstDevice) {
-  EXPECT_EQ(rollup_overall({Status::pass, Status::inconclusive, Status::pass}), Status::inconclusive);
-  EXPECT_EQ(rollup_overall({Status::pass, Status::fail, Status::inconclusive}), Status::fail);
-  EXPECT_EQ(rollup_overall({}), Status::not_evaluated);
+  EXPECT_EQ(rollup_overall({VerdictStatus::pass, VerdictStatus::inconclusive, VerdictStatus::pass}), VerdictStatus::inconclusive);
+  EXPECT_EQ(rollup_overall({VerdictStatus::pass, VerdictStatus::fail, VerdictStatus::inconclusive}), VerdictStatus::fail);
+  EXPECT_EQ(rollup_overall({}), VerdictStatus::not_evaluated);
 }
 
 TEST(Verdict, ExitCodesFollowTheDesign) {
-  EXPECT_EQ(exit_code(Status::pass, false), 0);
-  EXPECT_EQ(exit_code(Status::not_evaluated, false), 0);
-  EXPECT_EQ(exit_code(Status::fail, false), 1);
-  EXPECT_EQ(exit_code(Status::inconclusive, false), 4);
-  EXPECT_EQ(exit_code(Status::pass, true), 3);
-  EXPECT_EQ(exit_code(Status::fail, true), 3);
+  EXPECT_EQ(exit_code(VerdictStatus::pass, false), 0);
+  EXPECT_EQ(exit_code(VerdictStatus::not_evaluated, false), 0);
+  EXPECT_EQ(exit_code(VerdictStatus::fail, false), 1);
+  EXPECT_EQ(exit_code(VerdictStatus::inconclusive, false), 4);
+  EXPECT_EQ(exit_code(VerdictStatus::pass, true), 3);
+  EXPECT_EQ(exit_code(VerdictStatus::fail, true), 3);
 }
 
 TEST(Verdict, StatusNamesRoundTrip) {
-  for (auto s : {Status::pass, Status::fail, Status::inconclusive, Status::not_evaluated}) EXPECT_EQ(parse_status(to_string(s)), s);
-  EXPECT_EQ(to_string(Status::not_evaluated), "NOT-EVALUATED");
+  for (auto s : {VerdictStatus::pass, VerdictStatus::fail, VerdictStatus::inconclusive, VerdictStatus::not_evaluated}) EXPECT_EQ(parse_status(to_string(s)), s);
+  EXPECT_EQ(to_string(VerdictStatus::not_evaluated), "NOT-EVALUATED");
 }
