@@ -127,6 +127,9 @@ json::object workload_json(const WorkloadRecord& r) {
   if (!r.rounds.empty() || r.steady_required) {
     json::object ss;
     ss["required"] = r.steady_required;
+    const SteadyCriteria& c = r.steady_criteria;
+    ss["criteria"] = json::object{{"window_rounds", c.window_rounds}, {"max_rounds", c.max_rounds},
+                                  {"max_excursion_pct", c.max_excursion_pct}, {"max_slope_pct", c.max_slope_pct}};
     ss["attained"] = r.steady_state && r.steady_state->attained;
     ss["rounds_used"] = r.steady_state ? r.steady_state->rounds_used : r.rounds.size();
     json::array rounds;

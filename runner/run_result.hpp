@@ -87,6 +87,7 @@ struct WorkloadRecord {
   std::vector<RoundRecord> rounds;
   std::optional<SteadyStateResult> steady_state;
   bool steady_required = false;
+  SteadyCriteria steady_criteria;  // what the suite asked for
   std::vector<SweepPoint> sweep;
   std::optional<size_t> knee;  // index into sweep
   LittleCheck little;

@@ -16,8 +16,12 @@ bool covers(const Workload& w, MetricScope s) {
 Validity validity_of(const WorkloadRecord& r, MetricScope scope, const TrustFacts& t) {
   std::vector<std::string> why;
   if (r.steady_required && !(r.steady_state && r.steady_state->attained))
-    why.push_back(r.steady_state ? fmt::format("steady state not attained in {} rounds (SNIA PTS: at most {})", r.steady_state->rounds_used, r.rounds.size())
-                                 : "steady state not attained");
+    why.push_back(r.steady_state && r.steady_state->window
+                      ? fmt::format("steady state not attained in {} rounds (last window: excursion {:.1f}%, slope change {:.1f}% of the mean; "
+                                    "the suite allows {:.0f}% and {:.0f}%)",
+                                    r.steady_state->rounds_used, r.steady_state->window->excursion_pct, r.steady_state->window->slope_change_pct,
+                                    r.steady_criteria.max_excursion_pct, r.steady_criteria.max_slope_pct)
+                      : fmt::format("steady state not attained ({} rounds, fewer than a window)", r.rounds.size()));
   if (t.precondition_missing) why.push_back(t.precondition_detail);
   if (t.region_unwritten && scope != MetricScope::write && reads(r.workload.rw)) why.push_back(t.unwritten_detail);
   if (r.result.interrupted) why.push_back("the measurement was interrupted");

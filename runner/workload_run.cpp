@@ -133,6 +133,7 @@ WorkloadRecord run_test_workload(const WorkloadContext& c) {
     // Workload-dependent preconditioning: rounds of the stimulus until steady state (SNIA PTS 3.3).
     const auto& ss = c.suite.steady_state;
     rec.steady_required = ss.required;
+    rec.steady_criteria = ss.criteria;
     Workload round = w;
     round.runtime_s = c.duration_s ? std::min(ss.round_s, *c.duration_s) : ss.round_s;
     std::vector<double> tracked;
