@@ -1,0 +1,100 @@
+// Filling and checking verification blocks, and classifying a mismatch.
+#include "runner/verify_block.hpp"
+
+#include <cstring>
+
+namespace diskvet::runner {
+
+namespace {
+
+constexpr size_t kCrcOffset = offsetof(BlockHeader, crc32c);
+
+uint64_t mix(uint64_t z) {
+  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9;
+  z = (z ^ (z >> 27)) * 0x94d049bb133111eb;
+  return z ^ (z >> 31);
+}
+
+uint32_t block_crc(const std::byte* block, uint32_t bs_bytes, Crc32cFn crc) {
+  static constexpr uint32_t kZero = 0;
+  uint32_t c = crc(0, block, kCrcOffset);
+  c = crc(c, &kZero, sizeof kZero);
+  return crc(c, block + sizeof(BlockHeader), bs_bytes - sizeof(BlockHeader));
+}
+
+BlockHeader read_header(const std::byte* block) {
+  BlockHeader h;
+  std::memcpy(&h, block, sizeof h);
+  return h;
+}
+
+}  // namespace
+
+std::string_view to_string(MismatchKind k) {
+  switch (k) {
+    case MismatchKind::unwritten: return "unwritten";
+    case MismatchKind::corrupt: return "corrupt";
+    case MismatchKind::torn: return "torn";
+    case MismatchKind::misdirected: return "misdirected";
+    case MismatchKind::stale: return "stale";
+    case MismatchKind::foreign: return "foreign";
+  }
+  return "?";
+}
+
+void fill_block(std::byte* block, const BlockIdentity& id, Crc32cFn crc) {
+  BlockHeader h{kVerifyMagic, id.device_hash, id.lba, id.generation, id.seed, id.bs_bytes, 0};
+  std::memcpy(block, &h, sizeof h);
+  // The payload is a stream derived from the header, so every block and every generation differ
+  // (no deduplication or compression can flatter the device) and a diff can be regenerated.
+  uint64_t x = mix(id.seed ^ mix(id.lba * 0x9e3779b97f4a7c15 + id.generation) ^ id.device_hash);
+  auto* w = reinterpret_cast<uint64_t*>(block + sizeof h);
+  const size_t words = (id.bs_bytes - sizeof h) / sizeof(uint64_t);
+  for (size_t i = 0; i < words; ++i) {
+    x ^= x << 13;
+    x ^= x >> 7;
+    x ^= x << 17;
+    w[i] = x;
+  }
+  uint32_t c = block_crc(block, id.bs_bytes, crc);
+  std::memcpy(block + kCrcOffset, &c, sizeof c);
+}
+
+bool block_matches(const std::byte* block, const BlockIdentity& id, Crc32cFn crc) {
+  BlockHeader h = read_header(block);
+  return h.magic == kVerifyMagic && h.device_hash == id.device_hash && h.lba == id.lba && h.generation == id.generation &&
+         h.seed == id.seed && h.bs_bytes == id.bs_bytes && h.crc32c == block_crc(block, id.bs_bytes, crc);
+}
+
+BlockMismatch explain_mismatch(const std::byte* block, const BlockIdentity& id, uint64_t offset_bytes, Crc32cFn crc,
+                               std::byte* scratch) {
+  BlockMismatch m;
+  m.offset_bytes = offset_bytes;
+  m.expected = id;
+  m.found = read_header(block);
+  m.crc_ok = m.found.magic == kVerifyMagic && m.found.bs_bytes == id.bs_bytes && m.found.crc32c == block_crc(block, id.bs_bytes, crc);
+  fill_block(scratch, id, crc);
+  bool first = true;
+  for (uint32_t i = 0; i < id.bs_bytes; ++i) {
+    if (block[i] == scratch[i]) continue;
+    if (first) m.first_bad_byte = i, first = false;
+    m.last_bad_byte = i;
+    ++m.bad_bytes;
+  }
+  bool zeros = true;
+  for (uint32_t i = 0; i < id.bs_bytes && zeros; ++i) zeros = block[i] == std::byte{0};
+  const BlockHeader& f = m.found;
+  if (zeros) m.kind = MismatchKind::unwritten;
+  else if (!m.crc_ok) {
+    // A header intact up to its checksum, with the damage starting on a later sector boundary: the
+    // device wrote the first sectors of the block and not the rest.
+    bool header_ok = f.magic == kVerifyMagic && f.device_hash == id.device_hash && f.lba == id.lba && f.seed == id.seed;
+    m.kind = header_ok && m.first_bad_byte >= 512 && m.first_bad_byte % 512 == 0 ? MismatchKind::torn : MismatchKind::corrupt;
+  } else if (f.device_hash != id.device_hash || f.seed != id.seed) m.kind = MismatchKind::foreign;
+  else if (f.lba != id.lba) m.kind = MismatchKind::misdirected;
+  else if (f.generation < id.generation) m.kind = MismatchKind::stale;
+  else m.kind = MismatchKind::corrupt;  // a valid block from the future: the bookkeeping or the device lies
+  return m;
+}
+
+}  // namespace diskvet::runner

@@ -1,0 +1,105 @@
+// Verification blocks and crc32c: a written block checks clean, and each kind of damage is named.
+#include "runner/verify_block.hpp"
+
+#include <gtest/gtest.h>
+
+#include <cstring>
+#include <vector>
+
+#include "runner/rng.hpp"
+
+using namespace diskvet::runner;
+
+namespace {
+
+constexpr uint32_t kBs = 4096;
+
+struct Blocks {
+  alignas(64) std::byte block[kBs];
+  alignas(64) std::byte scratch[kBs];
+};
+
+BlockIdentity id_for(uint64_t lba, uint64_t gen) { return {0xabcdef, lba, gen, 42, kBs}; }
+
+}  // namespace
+
+TEST(Crc32c, MatchesTheCastagnoliCheckValue) {
+  const char* s = "123456789";
+  EXPECT_EQ(crc32c_table(0, s, 9), 0xe3069283u);
+  if (cpu_has_sse42()) {
+    EXPECT_EQ(crc32c_sse42(0, s, 9), 0xe3069283u);
+  }
+}
+
+TEST(Crc32c, InstructionAndTablePathsAgreeOnEveryLengthAndChain) {
+  if (!cpu_has_sse42()) GTEST_SKIP() << "this CPU has no SSE4.2: only the table path runs here";
+  std::vector<uint8_t> data(1000);
+  Rng rng(3);
+  for (auto& b : data) b = static_cast<uint8_t>(rng.next());
+  for (size_t len = 0; len < data.size(); len += 7) {
+    ASSERT_EQ(crc32c_sse42(0, data.data(), len), crc32c_table(0, data.data(), len)) << len;
+    uint32_t chained = crc32c_sse42(crc32c_sse42(0, data.data(), len / 3), data.data() + len / 3, len - len / 3);
+    ASSERT_EQ(chained, crc32c_table(0, data.data(), len)) << len;
+  }
+}
+
+TEST(VerifyBlock, AFilledBlockMatchesItsIdentityAndNoOther) {
+  Blocks b;
+  fill_block(b.block, id_for(8, 3), best_crc32c());
+  EXPECT_TRUE(block_matches(b.block, id_for(8, 3), best_crc32c()));
+  EXPECT_TRUE(block_matches(b.block, id_for(8, 3), &crc32c_table));
+  EXPECT_FALSE(block_matches(b.block, id_for(16, 3), best_crc32c()));
+  EXPECT_FALSE(block_matches(b.block, id_for(8, 4), best_crc32c()));
+}
+
+TEST(VerifyBlock, AFlippedPayloadByteIsCorruptionAtThatByte) {
+  Blocks b;
+  fill_block(b.block, id_for(8, 1), best_crc32c());
+  b.block[1000] ^= std::byte{0x10};
+  ASSERT_FALSE(block_matches(b.block, id_for(8, 1), best_crc32c()));
+  BlockMismatch m = explain_mismatch(b.block, id_for(8, 1), 8 * 512, best_crc32c(), b.scratch);
+  EXPECT_EQ(m.kind, MismatchKind::corrupt);
+  EXPECT_FALSE(m.crc_ok);
+  EXPECT_EQ(m.first_bad_byte, 1000u);
+  EXPECT_EQ(m.last_bad_byte, 1000u);
+  EXPECT_EQ(m.bad_bytes, 1u);
+  EXPECT_EQ(m.offset_bytes, 8u * 512);
+}
+
+TEST(VerifyBlock, AValidBlockOfAnotherLbaIsAMisdirectedWrite) {
+  Blocks b;
+  fill_block(b.block, id_for(16, 1), best_crc32c());
+  BlockMismatch m = explain_mismatch(b.block, id_for(8, 1), 8 * 512, best_crc32c(), b.scratch);
+  EXPECT_EQ(m.kind, MismatchKind::misdirected);
+  EXPECT_TRUE(m.crc_ok);
+  EXPECT_EQ(m.found.lba, 16u);
+  EXPECT_EQ(m.expected.lba, 8u);
+}
+
+TEST(VerifyBlock, AnOlderGenerationIsALostWrite) {
+  Blocks b;
+  fill_block(b.block, id_for(8, 2), best_crc32c());
+  BlockMismatch m = explain_mismatch(b.block, id_for(8, 5), 8 * 512, best_crc32c(), b.scratch);
+  EXPECT_EQ(m.kind, MismatchKind::stale);
+  EXPECT_EQ(m.found.generation, 2u);
+  EXPECT_EQ(m.expected.generation, 5u);
+}
+
+TEST(VerifyBlock, NewFirstSectorsOverOldOnesAreATornBlock) {
+  Blocks b, old;
+  fill_block(old.block, id_for(8, 1), best_crc32c());
+  fill_block(b.block, id_for(8, 2), best_crc32c());
+  std::memcpy(b.block + 1024, old.block + 1024, kBs - 1024);  // only two sectors of generation 2 landed
+  BlockMismatch m = explain_mismatch(b.block, id_for(8, 2), 8 * 512, best_crc32c(), b.scratch);
+  EXPECT_EQ(m.kind, MismatchKind::torn);
+  EXPECT_EQ(m.first_bad_byte, 1024u);
+}
+
+TEST(VerifyBlock, ZerosAreAnUnwrittenBlockAndAnotherSeedIsForeign) {
+  Blocks b{};
+  EXPECT_EQ(explain_mismatch(b.block, id_for(8, 1), 0, best_crc32c(), b.scratch).kind, MismatchKind::unwritten);
+  BlockIdentity other_run = id_for(8, 1);
+  other_run.seed = 43;
+  fill_block(b.block, other_run, best_crc32c());
+  EXPECT_EQ(explain_mismatch(b.block, id_for(8, 1), 0, best_crc32c(), b.scratch).kind, MismatchKind::foreign);
+}
