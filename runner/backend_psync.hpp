@@ -20,6 +20,7 @@ class PsyncBackend {
     done_.clear();
   }
   uint64_t syscalls() const { return syscalls_; }
+  std::byte* buffer(uint32_t slot) const { return buffers_.slot(slot); }  // for verification
 
  private:
   struct Staged {

@@ -43,6 +43,7 @@ class UringBackend {
     io_uring_cq_advance(&ring_, n);
   }
   uint64_t syscalls() const { return syscalls_; }
+  std::byte* buffer(uint32_t slot) const { return buffers_.slot(slot); }  // for verification
   unsigned setup_flags() const { return flags_; }
 
  private:

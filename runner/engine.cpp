@@ -25,7 +25,7 @@ std::vector<JobPlan> plan_jobs(const Workload& w) {
     p.bs_bytes = w.bs_bytes;
     p.depth = w.engine == BackendKind::psync ? 1 : w.iodepth;
     p.read_pct = w.read_pct();
-    if (is_random(w.rw)) {
+    if (is_random(w.rw) && !w.verify) {
       p.region_offset_bytes = w.offset_bytes;
       p.region_blocks = blocks;
     } else {
@@ -51,15 +51,24 @@ struct JobSlot {
 };
 
 template <IoBackend B>
-void run_started(B& backend, JobSlot& slot, const Timeline& tl, const std::atomic<uint64_t>& go, const std::atomic<bool>& stop) {
+void run_started(B& backend, JobSlot& slot, const Timeline& tl, const std::atomic<uint64_t>& go, const std::atomic<bool>& stop,
+                 VerifyState* verify) {
+  // The verifier's buffers exist before the start line, so nothing is allocated once I/O runs.
+  // Only backends that move data into buffers (not the null one) can verify.
+  constexpr bool can_verify = requires { backend.buffer(0u); };
+  std::optional<BlockVerifier> verifier;
+  if (can_verify && verify) verifier.emplace(*verify, slot.plan.depth, 0);
   while (go.load(std::memory_order_acquire) == 0) std::this_thread::yield();
   SystemClock().sleep_until_ns(tl.start_ns);
+  if constexpr (can_verify) {
+    if (verifier) return run_job(backend, slot.plan, tl, stop, slot.live, slot.result, *verifier);
+  }
   run_job(backend, slot.plan, tl, stop, slot.live, slot.result);
 }
 
 // Body of one job thread: set up its backend, report ready, wait for the common start, run.
 void job_thread(JobSlot& slot, const Workload& w, const Target& target, const Timeline& tl, std::latch& ready,
-                const std::atomic<uint64_t>& go, const std::atomic<bool>& stop) {
+                const std::atomic<uint64_t>& go, const std::atomic<bool>& stop, VerifyState* verify) {
   auto fail = [&](Error e) {
     slot.setup_error = std::move(e);
     slot.live.done.store(true, std::memory_order_release);
@@ -68,7 +77,7 @@ void job_thread(JobSlot& slot, const Workload& w, const Target& target, const Ti
   if (w.engine == BackendKind::null) {
     NullBackend backend(slot.plan.depth);
     ready.count_down();
-    run_started(backend, slot, tl, go, stop);
+    run_started(backend, slot, tl, go, stop, nullptr);
     return;
   }
   auto fd = target.reopen();
@@ -77,14 +86,14 @@ void job_thread(JobSlot& slot, const Workload& w, const Target& target, const Ti
     auto backend = PsyncBackend::create(fd->get(), slot.plan.depth, w.bs_bytes, slot.plan.seed);
     if (!backend) return fail(backend.error());
     ready.count_down();
-    run_started(*backend, slot, tl, go, stop);
+    run_started(*backend, slot, tl, go, stop, verify);
     return;
   }
   auto backend = UringBackend::create(fd->get(), slot.plan.depth, w.bs_bytes, slot.plan.seed);
   if (!backend) return fail(backend.error());
   slot.uring_flags = backend->setup_flags();
   ready.count_down();
-  run_started(*backend, slot, tl, go, stop);
+  run_started(*backend, slot, tl, go, stop, verify);
 }
 
 // Totals of what all jobs have published so far.
@@ -124,6 +133,14 @@ Result<Measurement> run_workload(const Workload& w, const Target& target, RunCon
   const std::atomic<bool>& caller_stop = control.stop ? *control.stop : never;
   if (writes(w.rw) && !target.writable() && w.engine != BackendKind::null)
     return safety_error(target.info().path, "opened read-only, cannot run a write workload");
+  VerifyState* verify = w.verify ? control.verify : nullptr;
+  if (w.verify) {
+    if (!verify) return input_error("verify", "a verifying workload needs the device's verification state", "run it from a suite (diskvet run)");
+    if (w.engine == BackendKind::null) return input_error("engine", "the null engine moves no data and cannot verify", "use io_uring or psync");
+    if (verify->bs_bytes() != w.bs_bytes || w.offset_bytes < verify->base_offset_bytes() ||
+        w.offset_bytes + w.size_bytes > verify->offset_of(verify->blocks()))
+      return input_error("bs", "every verifying workload of a device must use the same block size and region", "give the verifying workloads one bs");
+  }
 
   std::vector<std::unique_ptr<JobSlot>> jobs;
   for (const auto& p : plan_jobs(w)) {
@@ -137,7 +154,7 @@ Result<Measurement> run_workload(const Workload& w, const Target& target, RunCon
   std::latch ready(static_cast<std::ptrdiff_t>(jobs.size()));
   std::vector<std::thread> threads;
   threads.reserve(jobs.size());
-  for (auto& j : jobs) threads.emplace_back(job_thread, std::ref(*j), std::cref(w), std::cref(target), std::cref(tl), std::ref(ready), std::cref(go), std::cref(stop));
+  for (auto& j : jobs) threads.emplace_back(job_thread, std::ref(*j), std::cref(w), std::cref(target), std::cref(tl), std::ref(ready), std::cref(go), std::cref(stop), verify);
   ready.wait();
 
   std::optional<Error> setup_error;
@@ -211,6 +228,7 @@ Result<Measurement> run_workload(const Workload& w, const Target& target, RunCon
     for (const auto& e : r.first_errors)
       if (m.first_errors.size() < 8) m.first_errors.push_back(e);
     m.uring_setup_flags = j->uring_flags;
+    m.verify.merge(r.verify);
   }
   m.elapsed_s = window_end > tl.ramp_end_ns ? static_cast<double>(window_end - tl.ramp_end_ns) / 1e9 : 0;
   m.interrupted = interrupted;

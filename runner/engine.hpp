@@ -25,6 +25,8 @@ class EngineObserver {
 struct RunControl {
   const std::atomic<bool>* stop = nullptr;  // set to end the run early (signals, aborts)
   EngineObserver* observer = nullptr;
+  // Required for a verifying workload: the device's block generations, kept across workloads.
+  VerifyState* verify = nullptr;
 };
 
 // Splits a validated workload into per-job plans: random jobs share the region, sequential jobs

@@ -12,6 +12,7 @@
 #include "runner/clock.hpp"
 #include "runner/measurement.hpp"
 #include "runner/rng.hpp"
+#include "runner/verify_job.hpp"
 
 namespace diskvet::runner {
 
@@ -55,6 +56,7 @@ struct JobResult {
   double sys_cpu_s = 0;
   uint64_t finish_ns = 0;
   bool io_limit_reached = false;
+  VerifySummary verify;
 };
 
 inline double thread_cpu_s(bool user) {
@@ -64,9 +66,10 @@ inline double thread_cpu_s(bool user) {
   return static_cast<double>(tv.tv_sec) + static_cast<double>(tv.tv_usec) / 1e6;
 }
 
-template <IoBackend B>
+// V is NoVerify (every verification line below compiles away) or BlockVerifier.
+template <IoBackend B, typename V>
 void run_job(B& backend, const JobPlan& plan, const Timeline& tl, const std::atomic<bool>& stop, LiveCounters& live,
-             JobResult& out) {
+             JobResult& out, V& verifier) {
   struct Slot {
     uint64_t submit_ns;
     uint64_t offset;
@@ -95,6 +98,7 @@ void run_job(B& backend, const JobPlan& plan, const Timeline& tl, const std::ato
   std::array<uint64_t, kDirections> ios{}, bytes{}, lat_sum{};
 
   uint64_t t = now_ns();
+  if constexpr (V::enabled) verifier.set_start_ns(tl.start_ns);
   for (;;) {
     if (!measuring && t >= tl.ramp_end_ns) {
       measuring = true;
@@ -119,6 +123,22 @@ void run_job(B& backend, const JobPlan& plan, const Timeline& tl, const std::ato
         if (++seq_block == plan.region_blocks) seq_block = 0;
       }
       uint64_t off = plan.region_offset_bytes + block * plan.bs_bytes;
+      if constexpr (V::enabled) {
+        // Never two I/Os in flight to one block: a read racing a write would be a false alarm.
+        if (d == Direction::read) off = verifier.read_offset(off);
+        bool claimed = verifier.claim(s, off);
+        for (int retry = 0; !claimed && random && retry < 16; ++retry) {
+          off = plan.region_offset_bytes + rng.below(plan.region_blocks) * plan.bs_bytes;
+          claimed = verifier.claim(s, off);
+        }
+        if (!claimed) {
+          if (!random) seq_block = seq_block == 0 ? plan.region_blocks - 1 : seq_block - 1;  // issue it next time
+          free_slots[free_count++] = s;
+          want = i;
+          break;
+        }
+        if (d == Direction::write) verifier.prepare_write(s, backend.buffer(s));
+      }
       slots[s] = {t, off, d};
       backend.stage(s, d, off, plan.bs_bytes);
     }
@@ -144,6 +164,8 @@ void run_job(B& backend, const JobPlan& plan, const Timeline& tl, const std::ato
       const Slot& sl = slots[c.slot];
       free_slots[free_count++] = c.slot;
       --inflight;
+      if constexpr (V::enabled)
+        verifier.complete(c.slot, sl.dir, c.res == static_cast<int32_t>(plan.bs_bytes), backend.buffer(c.slot), t, t - sl.submit_ns);
       if (c.res != static_cast<int32_t>(plan.bs_bytes)) [[unlikely]] {
         ++out.errors;
         failed = true;  // like fio's default: stop this job at the first error
@@ -179,7 +201,15 @@ void run_job(B& backend, const JobPlan& plan, const Timeline& tl, const std::ato
   out.issued = issued;
   out.syscalls = backend.syscalls();
   out.io_limit_reached = limit_ios && issued >= limit_ios;
+  if constexpr (V::enabled) out.verify = verifier.summary();
   live.done.store(true, std::memory_order_release);
+}
+
+template <IoBackend B>
+void run_job(B& backend, const JobPlan& plan, const Timeline& tl, const std::atomic<bool>& stop, LiveCounters& live,
+             JobResult& out) {
+  NoVerify plain;
+  run_job(backend, plan, tl, stop, live, out, plain);
 }
 
 }  // namespace diskvet::runner

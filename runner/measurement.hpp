@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "runner/histogram.hpp"
+#include "runner/verify_state.hpp"
 #include "runner/workload.hpp"
 
 namespace diskvet::runner {
@@ -75,6 +76,7 @@ struct Measurement {
   bool interrupted = false;           // stopped by a signal or the caller
   bool io_limit_reached = false;      // stopped by io_limit_bytes before the runtime ran out
   unsigned uring_setup_flags = 0;
+  VerifySummary verify;               // enabled only for verifying workloads
 
   const DirectionResult& of(Direction d) const { return dir[size_t(d)]; }
   uint64_t total_ios() const { return dir[0].ios + dir[1].ios; }

@@ -43,6 +43,9 @@ struct Workload {
   BackendKind engine = BackendKind::io_uring;
   double interval_s = 1.0;  // interval series resolution
   uint64_t seed = 0x6469736b766574;  // "diskvet"
+  // Writes carry verification blocks and reads check them (needs a VerifyState from the caller);
+  // each job then owns its own share of the region, random or not.
+  bool verify = false;
 
   uint32_t read_pct() const;  // share of reads, 0..100, derived from rw and rwmixread_pct
 };

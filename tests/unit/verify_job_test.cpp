@@ -1,0 +1,133 @@
+// The job loop with verification on, over a memory backend: clean passes raise no alarm, damage
+// done behind the loop's back between phases is found at the right LBAs, a lost write is stale.
+#include "runner/verify_job.hpp"
+
+#include <gtest/gtest.h>
+
+#include <cstring>
+#include <set>
+
+#include "memory_backend.hpp"
+#include "runner/job_loop.hpp"
+
+using namespace diskvet::runner;
+using diskvet::testing::MemoryBackend;
+
+namespace {
+
+constexpr uint32_t kBs = 4096;
+constexpr uint64_t kBlocks = 256;
+constexpr uint32_t kLbs = 512;
+
+struct Lab {
+  std::vector<std::byte> disk = std::vector<std::byte>(kBlocks * kBs);
+  VerifyState state{0, kBlocks * kBs, kBs, kLbs, identity_hash("SERIAL-1"), 99};
+
+  // One job of `ios` I/Os; returns what it found and counts overlapping in-flight I/Os.
+  JobResult run(Pattern rw, uint64_t ios, uint32_t read_pct, uint64_t* overlaps = nullptr, uint32_t depth = 16) {
+    JobPlan p;
+    p.rw = rw;
+    p.bs_bytes = kBs;
+    p.depth = depth;
+    p.read_pct = read_pct;
+    p.region_blocks = kBlocks;
+    p.io_limit_bytes = ios * kBs;
+    p.seed = ios * 31 + read_pct;
+    MemoryBackend backend(disk, depth, kBs);
+    BlockVerifier verifier(state, depth, 0);
+    Timeline tl;
+    tl.start_ns = now_ns();
+    tl.ramp_end_ns = tl.start_ns;
+    tl.end_ns = tl.start_ns + 3'600'000'000'000ull;
+    std::atomic<bool> stop{false};
+    LiveCounters live;
+    JobResult r;
+    run_job(backend, p, tl, stop, live, r, verifier);
+    if (overlaps) *overlaps += backend.overlaps;
+    return r;
+  }
+  void full_write() { run(Pattern::write, kBlocks, 0); }
+  JobResult full_read() { return run(Pattern::read, kBlocks, 100); }
+};
+
+std::set<uint64_t> lbas(const VerifySummary& s) {
+  std::set<uint64_t> out;
+  for (const auto& m : s.first) out.insert(m.expected.lba);
+  return out;
+}
+
+}  // namespace
+
+TEST(VerifyingJob, ACleanDeviceRaisesNoAlarmOverManyPassesOfMixedLoad) {
+  Lab lab;
+  uint64_t overlaps = 0;
+  lab.run(Pattern::write, kBlocks, 0, &overlaps);
+  VerifySummary total;
+  for (int pass = 0; pass < 20; ++pass) {
+    total.merge(lab.run(Pattern::randrw, 4 * kBlocks, 70, &overlaps).verify);
+    total.merge(lab.full_read().verify);
+  }
+  EXPECT_EQ(total.mismatches, 0u);
+  EXPECT_EQ(overlaps, 0u) << "two I/Os were in flight to one block";
+  EXPECT_GT(total.blocks_verified, 20 * kBlocks);
+  EXPECT_GT(total.blocks_written, 10 * kBlocks);
+  EXPECT_EQ(total.blocks_unchecked, 0u);
+}
+
+TEST(VerifyingJob, ReadsFollowWritesBehindSoEveryWriteIsReadBackDuringMixedLoad) {
+  Lab lab;
+  lab.full_write();
+  JobResult r = lab.run(Pattern::randrw, 2000, 70);
+  // With more reads than writes, the backlog hands every written block to a read.
+  EXPECT_GE(r.verify.blocks_verified, r.verify.blocks_written);
+  EXPECT_EQ(r.verify.mismatches, 0u);
+}
+
+TEST(VerifyingJob, CorruptionBetweenPhasesIsFoundAtTheRightLbas) {
+  Lab lab;
+  lab.full_write();
+  for (uint64_t b : {3u, 77u, 200u}) lab.disk[b * kBs + 100] ^= std::byte{0xff};
+  JobResult r = lab.full_read();
+  EXPECT_EQ(r.verify.mismatches, 3u);
+  EXPECT_EQ(lbas(r.verify), (std::set<uint64_t>{3 * 8, 77 * 8, 200 * 8}));
+  for (const auto& m : r.verify.first) {
+    EXPECT_EQ(m.kind, MismatchKind::corrupt);
+    EXPECT_EQ(m.first_bad_byte, 100u);
+    EXPECT_EQ(m.bad_bytes, 1u);
+  }
+}
+
+TEST(VerifyingJob, AMisdirectedWriteIsFoundWhereItLandedAndWhereItWasMeant) {
+  Lab lab;
+  lab.full_write();
+  std::memcpy(lab.disk.data() + 10 * kBs, lab.disk.data() + 20 * kBs, kBs);  // block 20's data landed on 10
+  JobResult r = lab.full_read();
+  ASSERT_EQ(r.verify.mismatches, 1u);
+  EXPECT_EQ(r.verify.first[0].kind, MismatchKind::misdirected);
+  EXPECT_EQ(r.verify.first[0].expected.lba, 80u);
+  EXPECT_EQ(r.verify.first[0].found.lba, 160u);
+}
+
+TEST(VerifyingJob, AStaleGenerationIsALostWrite) {
+  Lab lab;
+  lab.full_write();
+  std::vector<std::byte> old(lab.disk.begin() + 5 * kBs, lab.disk.begin() + 6 * kBs);
+  lab.full_write();  // generation 2 everywhere
+  std::memcpy(lab.disk.data() + 5 * kBs, old.data(), kBs);  // the device "lost" the second write of block 5
+  JobResult r = lab.full_read();
+  ASSERT_EQ(r.verify.mismatches, 1u);
+  const BlockMismatch& m = r.verify.first[0];
+  EXPECT_EQ(m.kind, MismatchKind::stale);
+  EXPECT_EQ(m.expected.lba, 40u);
+  EXPECT_EQ(m.expected.generation, 2u);
+  EXPECT_EQ(m.found.generation, 1u);
+}
+
+TEST(VerifyingJob, ListsTheFirstMismatchesAndCountsThemAll) {
+  Lab lab;
+  lab.full_write();
+  std::memset(lab.disk.data(), 0x5a, 100 * kBs);
+  JobResult r = lab.full_read();
+  EXPECT_EQ(r.verify.mismatches, 100u);
+  EXPECT_EQ(r.verify.first.size(), VerifySummary::kMaxListed);
+}
