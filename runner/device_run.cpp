@@ -2,13 +2,16 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <chrono>
 
 #include "common/units.hpp"
 #include "runner/precondition.hpp"
 #include "runner/probe.hpp"
 #include "runner/purge.hpp"
+#include "runner/run_monitor.hpp"
 #include "runner/suite_run.hpp"
 #include "runner/test_verdicts.hpp"
+#include "runner/verify_report.hpp"
 #include "runner/workload_run.hpp"
 
 namespace diskvet::runner {
@@ -28,6 +31,34 @@ void add_health_facts(DeviceFacts& f, const std::optional<devices::Health>& h, c
     f.unhealthy = true;
     f.health_problems.push_back(fmt::format("{} ({})", p, when));
   }
+}
+
+bool suite_verifies(const suites::Suite& s, uint32_t& bs_bytes) {
+  for (const auto& t : s.tests)
+    for (const auto& w : t.workloads)
+      if (w.verify) {
+        bs_bytes = w.bs_bytes;
+        return true;
+      }
+  return false;
+}
+
+// How far one test got, in words: passes written, or time run, against what was planned.
+std::string test_progress(const TestRecord& t, const suites::TestSpec& spec, uint64_t region_bytes) {
+  std::string s = t.id + ":";
+  for (const auto& w : t.workloads) {
+    const Measurement& m = w.result;
+    uint64_t bytes = m.dir[0].bytes + m.dir[1].bytes;
+    if (!w.ran) s += " not run" + (w.error.empty() ? std::string() : " (" + w.error + ")");
+    else if (spec.passes > 0)
+      s += fmt::format(" {:.3f} of {} pass{} ({}){}", static_cast<double>(bytes) / static_cast<double>(region_bytes), spec.passes,
+                       spec.passes == 1 ? "" : "es", format_bytes(bytes), m.interrupted ? ", interrupted" : "");
+    else
+      s += fmt::format(" {} of {} ({}){}", format_duration(m.elapsed_s), format_duration(w.workload.runtime_s), format_bytes(bytes),
+                       m.interrupted ? ", interrupted" : "");
+    if (m.verify.enabled) s += fmt::format(", {} blocks verified, {} mismatches", m.verify.blocks_verified, m.verify.mismatches);
+  }
+  return s;
 }
 
 }  // namespace
@@ -113,7 +144,20 @@ DeviceResult run_device(DevicePlan& d, const suites::Suite& suite, const RunOpti
     res.facts.required_missing_reason = trust.precondition_detail;
   }
 
+  // Verification state lives for the whole device run: the full write sets every block's
+  // generation, later phases check against it.
+  std::optional<VerifyState> verify;
+  uint32_t verify_bs = 0;
+  if (suite_verifies(suite, verify_bs) && writable) {
+    const devices::Device& dv = d.device;
+    std::string identity = !dv.serial.empty() ? dv.serial : !dv.wwn.empty() ? dv.wwn : dv.path;
+    uint64_t seed = static_cast<uint64_t>(std::chrono::system_clock::now().time_since_epoch().count()) ^ identity_hash(identity);
+    verify.emplace(region.offset_bytes, region.size_bytes, verify_bs, target.info().logical_block_size, identity_hash(identity), seed,
+                   static_cast<uint64_t>(suite.monitor.latency_outlier_s * 1e9));
+  }
+
   const suites::Profile* profile = d.profile ? &*d.profile : nullptr;
+  RunMonitor monitor(suite.monitor, hooks, d.device, profile);
   std::vector<Rollup> test_rollups;
   for (const auto& spec : suite.tests) {
     if (stopped()) break;
@@ -128,10 +172,21 @@ DeviceResult run_device(DevicePlan& d, const suites::Suite& suite, const RunOpti
         t.workloads.push_back(std::move(r));
         continue;
       }
-      WorkloadContext c{target, region, suite, spec, i, d.rate_cap_iops, opt.duration_s, ev, dev, opt.stop};
+      WorkloadContext c{target, region, suite, spec, i, d.rate_cap_iops, opt.duration_s, ev, dev, opt.stop, verify ? &*verify : nullptr};
+      monitor.workload_starting();
       WorkloadRecord r = run_test_workload(c);
+      monitor.workload_done(spec.id, r);
       if (!r.error.empty()) ev.on_log(LogLevel::error, dev, fmt::format("{}: {}", spec.id, r.error));
       res.facts.io_errors += r.result.io_errors;
+      if (r.result.verify.mismatches) {
+        if (res.verify.mismatches == 0) {
+          const BlockMismatch& m = r.result.verify.first.front();
+          res.facts.verify_detail = fmt::format("{} at LBA {} in {}: {}", to_string(m.kind), m.expected.lba, spec.id, describe_mismatch(m));
+        }
+        ev.on_log(LogLevel::error, dev, fmt::format("{}: {} verification mismatches", spec.id, r.result.verify.mismatches));
+      }
+      res.verify.merge(r.result.verify);
+      res.facts.verify_mismatches = res.verify.mismatches;
       if (r.steady_required && !(r.steady_state && r.steady_state->attained) && r.ran) {
         res.facts.required_missing = true;
         if (res.facts.required_missing_reason.empty())
@@ -144,6 +199,7 @@ DeviceResult run_device(DevicePlan& d, const suites::Suite& suite, const RunOpti
     if (profile)
       for (const auto& tl : profile->tests)
         if (tl.test_id == spec.id) limits = &tl;
+    res.progress.push_back(test_progress(t, spec, region.size_bytes));
     t.verdicts = judge_test(t, limits, trust);
     t.verdict = rollup_test(t.verdicts);
     for (const auto& v : t.verdicts) ev.on_verdict(dev, v);
@@ -151,7 +207,11 @@ DeviceResult run_device(DevicePlan& d, const suites::Suite& suite, const RunOpti
     res.tests.push_back(std::move(t));
   }
 
+  for (size_t i = res.tests.size(); i < suite.tests.size(); ++i) res.progress.push_back(suite.tests[i].id + ": not started");
+
   ev.on_phase(PhaseEvent{dev, Phase::health_after, "", -1, ""});
+  monitor.finish(res);
+  for (const auto& p : res.facts.run_problems) ev.on_log(LogLevel::error, dev, p);
   if (hooks.read_health) res.health_after = hooks.read_health(d.device);
   add_health_facts(res.facts, res.health_before, "before the run");
   add_health_facts(res.facts, res.health_after, "after the run");

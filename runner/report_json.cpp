@@ -11,6 +11,7 @@
 
 #include "diskvet/version.hpp"
 #include "runner/measurement_json.hpp"
+#include "runner/verify_report.hpp"
 
 namespace diskvet::runner {
 
@@ -119,6 +120,7 @@ json::object workload_json(const WorkloadRecord& r) {
   o["ran"] = r.ran;
   if (!r.error.empty()) o["error"] = r.error;
   o["result"] = r.ran ? json::value(job_json(r.result, "diskvet", r.target_path)) : json::value(nullptr);
+  if (r.workload.verify) o["verify"] = verify_json(r.result.verify);
   if (r.warmup) {
     json::array iops;
     for (double x : r.warmup->iops) iops.push_back(x);
@@ -185,6 +187,8 @@ json::object device_json(const DeviceResult& d) {
   o["probe"] = json::object{{"performed", d.probe.performed}, {"samples", d.probe.samples}, {"zero_samples", d.probe.zero_samples},
                             {"unwritten", d.probe.unwritten}, {"filled_after", d.probe.filled_after}, {"detail", d.probe.detail}};
   o["io_errors"] = d.facts.io_errors;
+  if (d.verify.enabled) o["verify"] = verify_json(d.verify);
+  o["progress"] = strings(d.progress);
   o["verdict"] = to_string(d.verdict.status);
   o["reasons"] = strings(d.verdict.reasons);
   json::array outliers;

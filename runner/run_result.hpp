@@ -10,7 +10,9 @@
 
 #include "devices/device.hpp"
 #include "runner/measurement.hpp"
+#include "runner/health_poller.hpp"
 #include "runner/steady_state.hpp"
+#include "runner/throttle.hpp"
 #include "runner/verdict.hpp"
 
 namespace diskvet::runner {
@@ -110,6 +112,11 @@ struct Outlier {
   size_t group_size = 0;
 };
 
+struct SlowdownRecord {
+  std::string test_id;
+  SlowdownEvent event;
+};
+
 struct DeviceResult {
   devices::Device device;
   uint64_t tested_bytes = 0;
@@ -127,6 +134,10 @@ struct DeviceResult {
   std::vector<Outlier> outliers;
   std::string started, finished;  // ISO 8601 UTC
   bool completed = false;
+  VerifySummary verify;           // every verifying workload of the device, summed
+  std::vector<std::string> progress;  // per test how far it got: an interrupted run says where it stopped
+  std::vector<HealthSample> health_series;  // polled during the run (suites with monitor.health_poll)
+  std::vector<SlowdownRecord> slowdowns;
 };
 
 struct RunResult {

@@ -99,6 +99,15 @@ Rollup rollup_device(const std::vector<Rollup>& tests, const DeviceFacts& f) {
     r.status = VerdictStatus::fail;
     r.reasons.push_back(fmt::format("{} I/O error{}", f.io_errors, f.io_errors == 1 ? "" : "s"));
   }
+  if (f.verify_mismatches) {
+    r.status = VerdictStatus::fail;
+    r.reasons.push_back(fmt::format("data verification: {} block{} did not hold what was written{}", f.verify_mismatches,
+                                    f.verify_mismatches == 1 ? "" : "s", f.verify_detail.empty() ? "" : " (first: " + f.verify_detail + ")"));
+  }
+  for (const auto& p : f.run_problems) {
+    r.status = VerdictStatus::fail;
+    r.reasons.push_back(p);
+  }
   if (f.required_missing) {
     r.status = std::max(r.status, VerdictStatus::inconclusive);
     r.reasons.push_back(f.required_missing_reason);

@@ -61,6 +61,9 @@ struct DeviceFacts {
   bool unhealthy = false;              // health before or after reports a problem
   std::vector<std::string> health_problems;
   uint64_t io_errors = 0;
+  uint64_t verify_mismatches = 0;      // blocks read back unlike what the run wrote
+  std::string verify_detail;           // the first one, in words
+  std::vector<std::string> run_problems;  // found while the run went on (health polls, throttling), each FAILs
   bool required_missing = false;       // preconditioning or steady state required and missing
   std::string required_missing_reason;
   bool aborted = false;                // the device's run did not complete

@@ -27,7 +27,9 @@ Result<Measurement> run_step(const WorkloadContext& c, const Workload& w, Phase 
   if (!valid) return valid.error();
   c.events.on_phase(PhaseEvent{c.device, phase, c.test.id, static_cast<int>(c.index), detail});
   StepObserver obs(StepContext{&c.events, c.device, phase, c.test.id, static_cast<int>(c.index), detail}, c.stop, std::move(until));
-  auto m = run_workload(*valid, c.target, obs.control());
+  RunControl control = obs.control();
+  control.verify = c.verify;
+  auto m = run_workload(*valid, c.target, control);
   if (m && obs.interrupted()) m->interrupted = true;
   return m;
 }
@@ -79,7 +81,13 @@ Workload resolve_workload(const WorkloadContext& c, const Workload& base) {
   Workload w = base;
   w.offset_bytes = c.region.offset_bytes;
   w.size_bytes = c.region.size_bytes;
-  if (c.duration_s) w.runtime_s = *c.duration_s;
+  if (c.test.passes > 0) {
+    // A full pass is as long as the region is big: bytes end it, not time (--duration included).
+    w.io_limit_bytes = static_cast<uint64_t>(c.test.passes * static_cast<double>(c.region.size_bytes));
+    w.runtime_s = 30 * 86400.0;
+  } else if (c.duration_s) {
+    w.runtime_s = *c.duration_s;
+  }
   if (c.rate_cap_iops) w.rate_iops = std::max<uint64_t>(1, c.rate_cap_iops / w.numjobs);
   return w;
 }

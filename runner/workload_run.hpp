@@ -10,6 +10,7 @@
 #include "runner/run_events.hpp"
 #include "runner/run_result.hpp"
 #include "runner/target.hpp"
+#include "runner/verify_state.hpp"
 #include "suites/suite.hpp"
 
 namespace diskvet::runner {
@@ -25,6 +26,7 @@ struct WorkloadContext {
   RunEvents& events;
   std::string device;
   const std::atomic<bool>* stop = nullptr;
+  VerifyState* verify = nullptr;       // the device's block generations, for verifying workloads
 };
 
 // The workload of the test as it will run on this device (region, rate cap, duration override).

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -30,6 +31,12 @@ struct ProfileMatch {
   uint64_t max_bytes = 0;   // 0: no upper bound
 };
 
+// Limits of a burn-in that are not metrics of one test: the whole run is judged against them.
+struct BurninLimits {
+  std::optional<double> max_slowdown_pct;  // a slowdown event dropping IOPS further than this FAILs
+  std::optional<double> max_temp_c;        // a health poll hotter than this FAILs
+};
+
 struct Profile {
   std::string name;
   std::string description;
@@ -38,6 +45,7 @@ struct Profile {
   bool template_only = false;  // the shipped template: never matched by --profile auto
   ProfileMatch match;
   std::vector<TestLimits> tests;
+  BurninLimits burnin;
 };
 
 Result<Profile> parse_profile(std::string_view text, const std::string& file);

@@ -38,6 +38,16 @@ Result<Profile> parse_profile(std::string_view text, const std::string& file) {
     if (!err && p.match.max_bytes && p.match.max_bytes < p.match.min_bytes)
       r.fail("max_bytes", fmt::format("{} is below min_bytes ({})", p.match.max_bytes, p.match.min_bytes));
   }
+  if (const json::object* b = top.object("burnin")) {
+    StrictReader r(*b, file, "burnin", &err);
+    double v = -1;
+    r.number("max_slowdown_pct", v, 0, 100);
+    if (v >= 0) p.burnin.max_slowdown_pct = v;
+    v = -1000;
+    r.number("max_temp_c", v, -50, 200);
+    if (v > -1000) p.burnin.max_temp_c = v;
+    r.finish();
+  }
   if (const json::object* limits = top.object("limits", true)) {
     for (const auto& [test_key, metrics] : *limits) {
       std::string where = fmt::format("limits.{}", std::string(test_key));

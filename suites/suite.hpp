@@ -9,6 +9,7 @@
 
 #include "common/error.hpp"
 #include "runner/steady_state.hpp"
+#include "runner/throttle.hpp"
 #include "runner/workload.hpp"
 
 namespace diskvet::suites {
@@ -68,6 +69,18 @@ struct TestSpec {
   std::optional<SweepSpec> sweep;           // max-iops: each workload is swept
   // What the steady-state rounds track: IOPS, or mean latency (latency tests).
   bool track_latency = false;
+  // Full passes over the region (each workload stops after passes x region bytes); such a test's
+  // length is its size, so --duration leaves it alone. 0: timed by runtime.
+  double passes = 0;
+};
+
+// What a burn-in watches while the load runs: health polls, slowdowns, latency outliers.
+struct MonitorSpec {
+  bool health_poll = false;
+  double health_interval_s = 60;
+  bool slowdowns = false;              // run the throttling detector on timed workloads' interval series
+  runner::SlowdownCriteria slowdown;
+  double latency_outlier_s = 1.0;      // verifying workloads list I/Os slower than this
 };
 
 struct Suite {
@@ -82,6 +95,7 @@ struct Suite {
   WarmupSpec warmup;
   SteadyStateSpec steady_state;
   ProbeSpec probe;
+  MonitorSpec monitor;
   std::vector<TestSpec> tests;
 };
 

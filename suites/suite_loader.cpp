@@ -35,6 +35,7 @@ void read_workload_keys(StrictReader& r, Workload& w) {
   r.duration("ramp", w.ramp_s, 0, 86400);
   r.uint("rate_iops", w.rate_iops, 0, 100'000'000);
   r.duration("interval", w.interval_s, 0.01, 3600);
+  r.boolean("verify", w.verify);
   std::string engine;
   r.string("engine", engine);
   if (!engine.empty()) {
@@ -125,6 +126,22 @@ Result<Suite> parse_suite(std::string_view text, const std::string& file) {
     r.finish();
   }
 
+  if (const json::object* o = top.object("monitor")) {
+    StrictReader r(*o, file, "monitor", &err);
+    MonitorSpec& m = s.monitor;
+    r.boolean("health_poll", m.health_poll);
+    r.duration("health_interval", m.health_interval_s, 0.1, 86400);
+    r.boolean("slowdowns", m.slowdowns);
+    r.number("slowdown_drop_pct", m.slowdown.drop_pct, 1, 99);
+    r.duration("slowdown_min", m.slowdown.min_duration_s, 0.01, 86400);
+    uint64_t window = m.slowdown.median_window;
+    r.uint("slowdown_median_window", window, 2, 100000);
+    m.slowdown.median_window = window;
+    m.slowdown.min_baseline = std::min<size_t>(m.slowdown.min_baseline, window);
+    r.duration("latency_outlier", m.latency_outlier_s, 0.000001, 3600);
+    r.finish();
+  }
+
   Workload defaults;
   if (const json::object* o = top.object("defaults")) {
     StrictReader r(*o, file, "defaults", &err);
@@ -148,6 +165,7 @@ Result<Suite> parse_suite(std::string_view text, const std::string& file) {
     tr.string("track", track);
     if (track == "lat_mean") t.track_latency = true;
     else if (track != "iops") tr.fail("track", fmt::format("'{}' is not trackable", track), "use \"iops\" or \"lat_mean\"");
+    tr.number("passes", t.passes, 0, 100);
     Workload base = defaults;
     read_workload_keys(tr, base);
     if (const json::object* so = tr.object("sweep")) {
@@ -183,6 +201,18 @@ Result<Suite> parse_suite(std::string_view text, const std::string& file) {
     tr.finish();
     s.tests.push_back(std::move(t));
   }
+  // Verifying workloads share one record of block generations per device, so one block size.
+  std::optional<uint32_t> verify_bs;
+  for (const auto& t : s.tests)
+    for (const auto& w : t.workloads) {
+      if (!w.verify) continue;
+      if (w.engine == runner::BackendKind::null)
+        top.fail("tests", fmt::format("test '{}' verifies with the null engine, which moves no data", t.id), "use io_uring or psync");
+      if (verify_bs && *verify_bs != w.bs_bytes)
+        top.fail("tests", fmt::format("test '{}' verifies with bs {} where an earlier test used {}", t.id, w.bs_bytes, *verify_bs),
+                 "give every verifying workload the same bs");
+      verify_bs = w.bs_bytes;
+    }
   top.finish();
   if (err) return *err;
   return s;

@@ -61,11 +61,23 @@ TEST(SuiteLoader, AcceptanceFollowsSnia) {
   EXPECT_EQ(s->tests[2].workloads[0].runtime_s, 60.0);
 }
 
-TEST(SuiteLoader, BurninIsAPlaceholderThatSaysSo) {
+TEST(SuiteLoader, BurninWritesRandomlyMixesAndReadsBackEverythingVerified) {
   auto s = builtin_suite("burnin");
-  ASSERT_TRUE(s.ok());
-  EXPECT_TRUE(s->placeholder);
-  EXPECT_NE(s->placeholder_note.find("not filled in yet"), std::string::npos);
+  ASSERT_TRUE(s.ok()) << s.error().message();
+  EXPECT_FALSE(s->placeholder);
+  ASSERT_EQ(s->tests.size(), 3u);
+  EXPECT_EQ(s->tests[0].passes, 1.0);
+  EXPECT_EQ(s->tests[0].workloads[0].rw, diskvet::runner::Pattern::write);
+  EXPECT_EQ(s->tests[1].passes, 0.0);
+  EXPECT_EQ(s->tests[1].workloads[0].rw, diskvet::runner::Pattern::randrw);
+  EXPECT_EQ(s->tests[2].passes, 1.0);
+  for (const auto& t : s->tests) EXPECT_TRUE(t.workloads[0].verify) << t.id;
+}
+
+TEST(SuiteLoader, RefusesVerifyingWorkloadsOfDifferentBlockSizes) {
+  std::string e = suite_error(R"({"name": "t", "tests": [{"id": "a", "verify": true, "bs": "4k", "workloads": [{"rw": "write"}]},
+                                                         {"id": "b", "verify": true, "bs": "8k", "workloads": [{"rw": "read"}]}]})");
+  EXPECT_NE(e.find("same bs"), std::string::npos) << e;
 }
 
 TEST(SuiteLoader, RefusesAnUnknownKeyNamingIt) {

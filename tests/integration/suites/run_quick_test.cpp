@@ -74,8 +74,6 @@ TEST_F(QuickSuite, RefusesAnInvalidSuiteFileNamingTheKey) {
   write_file("bad.json", R"({"name": "bad", "tests": [{"id": "a", "workloads": [{"rw": "randread", "depth": 4}]}]})");
   EXPECT_EQ(diskvet("run --suite " + file("bad.json").string()), 2);
   EXPECT_NE(log().find("tests[0].workloads[0].depth"), std::string::npos) << log();
-  EXPECT_EQ(diskvet("run --suite burnin"), 2);
-  EXPECT_NE(log().find("not filled in yet"), std::string::npos) << log();
 }
 
 TEST_F(QuickSuite, AnInterruptedRunWritesAPartialReportAndExitsThree) {
