@@ -189,6 +189,25 @@ json::object device_json(const DeviceResult& d) {
   o["io_errors"] = d.facts.io_errors;
   if (d.verify.enabled) o["verify"] = verify_json(d.verify);
   o["progress"] = strings(d.progress);
+  if (!d.health_series.empty()) {
+    json::array hs;
+    auto opt = [](const auto& x) { return x ? json::value(*x) : json::value(nullptr); };
+    for (const auto& s : d.health_series)
+      hs.push_back(json::object{{"t_s", s.t_s}, {"utc", s.utc}, {"temperature_c", opt(s.health.temperature_c)},
+                                {"critical_warning", opt(s.health.critical_warning)}, {"media_errors", opt(s.health.media_errors)},
+                                {"thermal_transitions", opt(s.health.thermal_transitions)}});
+    o["health_series"] = std::move(hs);
+  }
+  json::array slow;
+  for (const auto& r : d.slowdowns) {
+    const SlowdownEvent& e = r.event;
+    slow.push_back(json::object{{"test", r.test_id}, {"start_s", e.start_s}, {"end_s", e.end_s}, {"duration_s", e.duration_s()},
+                                {"median_iops", e.median_iops}, {"min_iops", e.min_iops}, {"max_drop_pct", e.max_drop_pct},
+                                {"recovered", e.recovered}, {"cause", e.cause}, {"evidence", e.evidence},
+                                {"max_temp_c", e.max_temp_c ? json::value(*e.max_temp_c) : json::value(nullptr)},
+                                {"thermal_transitions", e.thermal_transitions ? json::value(*e.thermal_transitions) : json::value(nullptr)}});
+  }
+  o["slowdowns"] = std::move(slow);
   o["verdict"] = to_string(d.verdict.status);
   o["reasons"] = strings(d.verdict.reasons);
   json::array outliers;

@@ -86,10 +86,11 @@ BlockMismatch explain_mismatch(const std::byte* block, const BlockIdentity& id, 
   const BlockHeader& f = m.found;
   if (zeros) m.kind = MismatchKind::unwritten;
   else if (!m.crc_ok) {
-    // A header intact up to its checksum, with the damage starting on a later sector boundary: the
-    // device wrote the first sectors of the block and not the rest.
+    // A header intact up to its checksum, with the damage running from a later sector boundary to
+    // the end of the block: the device wrote the first sectors of the block and not the rest.
     bool header_ok = f.magic == kVerifyMagic && f.device_hash == id.device_hash && f.lba == id.lba && f.seed == id.seed;
-    m.kind = header_ok && m.first_bad_byte >= 512 && m.first_bad_byte % 512 == 0 ? MismatchKind::torn : MismatchKind::corrupt;
+    bool tail = m.first_bad_byte >= 512 && m.first_bad_byte % 512 == 0 && m.last_bad_byte + 512 >= id.bs_bytes;
+    m.kind = header_ok && tail ? MismatchKind::torn : MismatchKind::corrupt;
   } else if (f.device_hash != id.device_hash || f.seed != id.seed) m.kind = MismatchKind::foreign;
   else if (f.lba != id.lba) m.kind = MismatchKind::misdirected;
   else if (f.generation < id.generation) m.kind = MismatchKind::stale;

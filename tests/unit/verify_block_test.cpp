@@ -85,6 +85,13 @@ TEST(VerifyBlock, AnOlderGenerationIsALostWrite) {
   EXPECT_EQ(m.expected.generation, 5u);
 }
 
+TEST(VerifyBlock, ADamagedSectorInsideTheBlockIsCorruptionNotATear) {
+  Blocks b;
+  fill_block(b.block, id_for(8, 1), best_crc32c());
+  std::memset(b.block + 1024, 'X', 512);
+  EXPECT_EQ(explain_mismatch(b.block, id_for(8, 1), 0, best_crc32c(), b.scratch).kind, MismatchKind::corrupt);
+}
+
 TEST(VerifyBlock, NewFirstSectorsOverOldOnesAreATornBlock) {
   Blocks b, old;
   fill_block(old.block, id_for(8, 1), best_crc32c());
