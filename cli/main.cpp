@@ -17,6 +17,7 @@ int main(int argc, char** argv) {
       {"run", diskvet::cli::register_run(app)},
       {"suites", diskvet::cli::register_suites(app)},
       {"report", diskvet::cli::register_report(app)},
+      {"list", diskvet::cli::register_list(app)},
   };
   try {
     app.parse(argc, argv);
