@@ -103,11 +103,13 @@ std::string render_report_text(const json::object& r) {
           any = true;
         }
         std::string expected = is_num(v, "expected") ? fmt::format("{} {}", str(v, "bound") == "min" ? ">=" : "<=", fmt_value(v, "expected")) : "-";
-        std::string margin = is_num(v, "margin_pct") ? fmt::format("{:+.1f}%", num(v, "margin_pct")) : "-";
+        double m = num(v, "margin_pct");
+        std::string margin = !is_num(v, "margin_pct") ? "-" : (m > 999 ? ">+999%" : fmt::format("{:+.1f}%", m));
         out += fmt::format("  {:<20} {:<20} {:>14} {:>10} {:>8}  {}\n", str(v, "test"), str(v, "metric"), expected, fmt_value(v, "measured"), margin,
                            str(v, "status"));
         if (str(v, "status") != "PASS") out += fmt::format("  {:<20} {}\n", "", str(v, "reason"));
       }
+    if (!any) out += "\n  no verdicts: " + (str(prof, "name").empty() ? std::string("no profile (use --profile NAME|FILE)") : "the profile sets no limits on these tests") + "\n";
     for (const auto& o : arr(dev, "outliers"))
       out += fmt::format("  OUTLIER: {} {}: {} vs median {} of {} devices ({:.0f}% worse)\n", str(o, "test"), str(o, "metric"), fmt_value(o, "value"),
                          fmt_value(o, "median"), num(o, "group_size"), num(o, "worse_pct"));
