@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include <cstdio>
+#include <filesystem>
 #include <map>
 #include <memory>
 #include <optional>
@@ -221,7 +222,8 @@ int run_suite_command(const RunCliOptions& o) {
     fail(written.error());
     return 3;
   }
-  std::printf("report: %s\n", out.c_str());
+  std::error_code ec;
+  std::printf("report: %s\n", std::filesystem::absolute(out, ec).c_str());
   return result.exit_code();
 }
 

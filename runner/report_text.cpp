@@ -66,6 +66,15 @@ std::string render_report_text(const json::object& r) {
                        format_bytes(static_cast<uint64_t>(num(dev, "size_bytes"))));
     const json::value& prof = obj(dev, "profile");
     out += fmt::format("  profile: {} - {}\n", str(prof, "name").empty() ? "none" : str(prof, "name"), str(prof, "reason"));
+    const json::value& health = obj(dev, "health");
+    auto health_word = [](const json::value& h) -> std::string {
+      if (!flag(h, "known")) return "unknown";
+      return arr(h, "problems").empty() ? "healthy" : "UNHEALTHY";
+    };
+    out += fmt::format("  health: before {}, after {}{}\n", health_word(obj(health, "before")), health_word(obj(health, "after")),
+                       flag(obj(health, "before"), "known") ? "" : " (no health source for this device: never reported as healthy)");
+    for (const auto& p : arr(obj(health, "delta"), "problems"))
+      if (p.is_string()) out += fmt::format("  health during the run: {}\n", std::string_view(p.get_string()));
     const json::value& purge = obj(dev, "purge");
     if (flag(purge, "requested")) out += fmt::format("  purge: {} - {}\n", str(purge, "method"), str(purge, "detail"));
     const json::value& pre = obj(dev, "precondition");
