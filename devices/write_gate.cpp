@@ -29,7 +29,8 @@ Result<Device> whole_disk(const std::string& path, dev_t rdev, const HostPaths& 
                         "nothing was written");
   auto d = describe_disk(sysdir, host);
   if (!d) return safety_error(path, "PROTECTED: is not a whole disk diskvet can check; refusing to write", "nothing was written");
-  d->path = path;  // the node the operator named is the one opened
+  // d->path is the kernel's node (/dev/sda) even when the operator named a by-id symlink; consent
+  // ids are resolved the same way, and the open below is checked to be this very device.
   return *d;
 }
 

@@ -184,6 +184,39 @@ TEST(Protection, GrantHoldsTheDeviceExclusivelyWhileItLives) {
   EXPECT_FALSE(again) << "a second grant was given while the first was held";
 }
 
+TEST(Protection, FollowsASymlinkedNodeToTheDiskItNames) {
+  SKIP_WITHOUT_LOOP_LAB();
+  LoopDevice loop(kLoopBytes);
+  ASSERT_TRUE(loop.ok());
+  std::string link = "/tmp/diskvet-devices-link-" + std::to_string(::getpid());
+  std::filesystem::create_symlink(loop.path(), link);
+  auto by_link = diskvet_randwrite(link, {loop.path()});
+  auto consent_by_link = diskvet_randwrite(loop.path(), {link});
+  std::filesystem::remove(link);
+  EXPECT_EQ(by_link.exit_code, 0) << by_link.output;
+  EXPECT_EQ(consent_by_link.exit_code, 0) << consent_by_link.output;
+}
+
+TEST(Protection, ListReportsAFormattedLoopDeviceAsProtectedBySignature) {
+  SKIP_WITHOUT_LOOP_LAB();
+  SKIP_WITHOUT("mkfs.ext4", "e2fsprogs");
+  LoopDevice loop(kLoopBytes, "mkfs.ext4 -q -F");
+  LoopDevice blank(kLoopBytes);
+  ASSERT_TRUE(loop.ok() && blank.ok());
+  auto all = discover();
+  ASSERT_TRUE(all) << all.error().message();
+  auto formatted = find_device(loop.path(), *all);
+  ASSERT_TRUE(formatted) << formatted.error().message();
+  EXPECT_EQ(formatted->kind, DeviceKind::loop);
+  EXPECT_TRUE(formatted->backing_file.starts_with("/dev/shm/diskvet-devices-test-")) << formatted->backing_file;
+  EXPECT_EQ(formatted->size_bytes, kLoopBytes);
+  EXPECT_TRUE(formatted->is_protected);
+  EXPECT_TRUE(formatted->protection_overridable);
+  auto unformatted = find_device(blank.path(), *all);
+  ASSERT_TRUE(unformatted);
+  EXPECT_FALSE(unformatted->is_protected) << unformatted->protection_reasons.at(0);
+}
+
 TEST(Protection, ListsTheDiskBackingTheRootFilesystemAsProtected) {
   struct stat st{};
   ASSERT_EQ(::stat("/", &st), 0);
