@@ -121,6 +121,8 @@ Result<Target> open_io_target(const Workload& w, const IoOptions& o) {
     if (!grant) return grant.error();
     return Target::adopt(std::move(grant->fd), o.filename, true);
   }
+  if (write)
+    if (auto ok = devices::check_scratch_file(o.filename); !ok) return ok.error();
   return Target::open(o.filename, write, want);
 }
 

@@ -7,7 +7,10 @@
 
 #include <fmt/format.h>
 
+#include <boost/json.hpp>
+
 #include "devices/discovery.hpp"
+#include "devices/sysfs.hpp"
 #include "devices/host_state.hpp"
 #include "devices/write_gate.hpp"
 #include "loop_lab.hpp"
@@ -215,6 +218,40 @@ TEST(Protection, ListReportsAFormattedLoopDeviceAsProtectedBySignature) {
   auto unformatted = find_device(blank.path(), *all);
   ASSERT_TRUE(unformatted);
   EXPECT_FALSE(unformatted->is_protected) << unformatted->protection_reasons.at(0);
+}
+
+TEST(Protection, RefusesWriteToTheFileBehindALoopDevice) {
+  SKIP_WITHOUT_LOOP_LAB();
+  SKIP_WITHOUT("mkfs.ext4", "e2fsprogs");
+  LoopDevice loop(kLoopBytes, "mkfs.ext4 -q -F");
+  ASSERT_TRUE(loop.ok());
+  std::string backing = read_attr("/sys/block/" + loop.name() + "/loop/backing_file").value_or("");
+  ASSERT_FALSE(backing.empty());
+  std::string before = test::device_bytes(loop.path());
+  auto r = diskvet_randwrite(backing, {backing, "all-unprotected"});
+  EXPECT_EQ(r.exit_code, 2) << r.output;
+  EXPECT_NE(r.output.find("backs loop device " + loop.path()), std::string::npos) << r.output;
+  EXPECT_TRUE(test::device_bytes(loop.path()) == before);
+}
+
+TEST(Protection, ListJsonCarriesTheContractFields) {
+  SKIP_WITHOUT_LOOP_LAB();
+  LoopDevice loop(kLoopBytes);
+  ASSERT_TRUE(loop.ok());
+  auto r = test::run_command(fmt::format("{} list --json", DISKVET_BINARY));
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  auto doc = boost::json::parse(r.output);
+  const boost::json::object* mine = nullptr;
+  for (const auto& v : doc.as_array())
+    if (v.as_object().at("path").as_string() == loop.path()) mine = &v.as_object();
+  ASSERT_NE(mine, nullptr) << loop.path() << " not listed";
+  for (const char* key : {"path", "kind", "model", "serial", "wwn", "firmware", "size_bytes", "logical_block_size",
+                          "physical_block_size", "rotational", "protected", "protection_reasons", "health"})
+    EXPECT_TRUE(mine->contains(key)) << key;
+  EXPECT_EQ(mine->at("kind").as_string(), "loop");
+  EXPECT_EQ(mine->at("size_bytes").to_number<uint64_t>(), kLoopBytes);
+  EXPECT_FALSE(mine->at("health").as_object().at("known").as_bool());
+  EXPECT_FALSE(mine->at("health").as_object().contains("temperature_c"));
 }
 
 TEST(Protection, ListsTheDiskBackingTheRootFilesystemAsProtected) {
