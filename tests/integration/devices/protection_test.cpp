@@ -185,6 +185,15 @@ TEST(Protection, GrantHoldsTheDeviceExclusivelyWhileItLives) {
   EXPECT_FALSE(second.ok()) << "another process got O_EXCL while the grant was held";
   auto again = open_for_write(loop.path(), Consent{{loop.path()}});
   EXPECT_FALSE(again) << "a second grant was given while the first was held";
+  // Discovery sees the hold as exclusive use, unless told this process is the holder.
+  auto probed = find_device(loop.path());
+  ASSERT_TRUE(probed);
+  EXPECT_TRUE(probed->is_protected);
+  DiscoveryOptions own;
+  own.probe_exclusive = false;
+  auto unprobed = find_device(loop.path(), own);
+  ASSERT_TRUE(unprobed);
+  EXPECT_FALSE(unprobed->is_protected);
 }
 
 TEST(Protection, FollowsASymlinkedNodeToTheDiskItNames) {
