@@ -1,31 +1,17 @@
-// Interim device identity from sysfs: model, serial, WWN, firmware, size, block sizes, kind.
+// Device identity for a path named on the command line: a scratch file, or a disk as discovery sees it.
 #include "cli/device_describe.hpp"
 
 #include <fcntl.h>
 #include <sys/stat.h>
-#include <sys/sysmacros.h>
-
-#include <fmt/format.h>
 
 #include <filesystem>
-#include <fstream>
 
+#include "devices/discovery.hpp"
 #include "runner/target.hpp"
 
 namespace diskvet::cli {
 
 namespace fs = std::filesystem;
-
-namespace {
-std::string read_trimmed(const fs::path& p) {
-  std::ifstream in(p);
-  std::string s;
-  std::getline(in, s);
-  while (!s.empty() && (s.back() == ' ' || s.back() == '\n' || s.back() == '\t')) s.pop_back();
-  size_t start = s.find_first_not_of(' ');
-  return start == std::string::npos ? std::string() : s.substr(start);
-}
-}  // namespace
 
 Result<devices::Device> describe_device(const std::string& path) {
   struct stat st{};
@@ -45,23 +31,14 @@ Result<devices::Device> describe_device(const std::string& path) {
     d.model = "regular file";
     return d;
   }
-  std::error_code ec;
-  fs::path sys = fs::canonical(fmt::format("/sys/dev/block/{}:{}", major(st.st_rdev), minor(st.st_rdev)), ec);
-  d.name = sys.filename().string();
-  if (d.name.starts_with("nvme")) d.kind = devices::DeviceKind::nvme;
-  else if (d.name.starts_with("loop")) d.kind = devices::DeviceKind::loop;
-  else if (d.name.starts_with("vd")) d.kind = devices::DeviceKind::virtio;
-  else if (d.name.starts_with("sd")) d.kind = devices::DeviceKind::scsi;
-  else if (d.name.starts_with("zram")) d.kind = devices::DeviceKind::zram;
-  d.model = read_trimmed(sys / "device" / "model");
-  d.serial = read_trimmed(sys / "device" / "serial");
-  d.firmware = read_trimmed(sys / "device" / "firmware_rev");
-  d.wwn = read_trimmed(sys / "wwid");
-  if (d.wwn.empty()) d.wwn = read_trimmed(sys / "device" / "wwid");
-  if (d.kind == devices::DeviceKind::loop) d.backing_file = read_trimmed(sys / "loop" / "backing_file");
-  d.rotational = read_trimmed(sys / "queue" / "rotational") == "1";
-  d.read_only = read_trimmed(sys / "ro") == "1";
-  return d;
+  // A block device: the devices library's identity (udev/sysfs, NVMe Identify) and protection.
+  // Health is left to the run's read_health hook, taken before and after.
+  devices::DiscoveryOptions options;
+  options.read_health = false;
+  options.include_empty = true;
+  auto found = devices::find_device(path, options);
+  if (!found) return d;  // a partition or an odd node: reads may go on, the write gate decides the rest
+  return *found;
 }
 
 }  // namespace diskvet::cli

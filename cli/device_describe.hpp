@@ -1,5 +1,5 @@
-// A Device value for a path named on the command line. Interim: fills identity from sysfs until
-// devices::find_device() (the devices library) lands; then this file goes.
+// A Device value for a path named on the command line: regular files described here, block
+// devices through devices::find_device().
 #pragma once
 
 #include <string>

@@ -41,6 +41,16 @@ test::CommandResult diskvet_randwrite(const std::string& path, const std::vector
   return test::run_command(cmd);
 }
 
+test::CommandResult diskvet_run_quick(const std::string& path, const std::vector<std::string>& consent) {
+  std::string report = fmt::format("/tmp/diskvet-devices-report-{}.json", ::getpid());
+  std::string cmd = fmt::format("{} run --suite quick --device {} --quiet --out {}", DISKVET_BINARY, path, report);
+  for (const auto& id : consent) cmd += " --destroy-data " + id;
+  auto r = test::run_command(cmd);
+  std::error_code ec;
+  std::filesystem::remove(report, ec);
+  return r;
+}
+
 // Every consent form a loop device can be named by (it has no serial or WWN).
 std::vector<std::vector<std::string>> consent_forms(const LoopDevice& loop) {
   return {{}, {loop.path()}, {loop.name()}, {"all-unprotected"}, {loop.path(), "all-unprotected"}};
@@ -58,6 +68,12 @@ void expect_refused_whatever_the_consent(const LoopDevice& loop, const std::stri
     EXPECT_NE(r.output.find(loop.path()), std::string::npos) << r.output;
     if (!consent.empty()) {
       EXPECT_NE(r.output.find(reason), std::string::npos) << "consent " << ids << ": " << r.output;
+    }
+    // diskvet run goes through the same gate before any I/O.
+    auto run = diskvet_run_quick(loop.path(), consent);
+    EXPECT_EQ(run.exit_code, 2) << "run, consent " << ids << ": " << run.output;
+    if (!consent.empty()) {
+      EXPECT_NE(run.output.find(reason), std::string::npos) << "run, consent " << ids << ": " << run.output;
     }
   }
   EXPECT_TRUE(test::device_bytes(loop.path()) == before) << loop.path() << " was written";
