@@ -14,6 +14,7 @@
 #include "cli/run_progress.hpp"
 #include "cli/scratch_target.hpp"
 #include "common/units.hpp"
+#include "devices/discovery.hpp"
 #include "devices/health.hpp"
 #include "devices/write_gate.hpp"
 #include "runner/report_file.hpp"
@@ -121,7 +122,16 @@ int run_suite_command(const RunCliOptions& o) {
   devices::Consent consent{o.destroy};
   std::optional<ScratchLoop> scratch_loop;
   std::vector<std::string> notes;
-  if (o.all) return fail(usage_error("--all", "needs device discovery (devices::discover), which is not in this build yet", "name devices with --device"));
+  if (o.all) {
+    // Every disk discovery finds unprotected; protected ones are named in the report's notes.
+    auto found = devices::discover();
+    if (!found) return fail(found.error());
+    for (const auto& d : *found) {
+      if (!d.is_protected) paths.push_back(d.path);
+      else notes.push_back(fmt::format("--all skipped {} (PROTECTED: {})", d.path, d.protection_reasons.empty() ? "" : d.protection_reasons.front()));
+    }
+    if (paths.empty()) return fail(usage_error("--all", "found no unprotected disk", "see 'diskvet list' for each disk's protection"));
+  }
   if (paths.empty()) {
     auto size = parse_size(o.scratch_size);
     if (!size || *size < (64u << 20)) return fail(usage_error("--scratch-size", fmt::format("'{}' is not a size of at least 64m", o.scratch_size)));
@@ -217,7 +227,7 @@ Action register_run(CLI::App& app) {
       "(partial report written), 4 INCONCLUSIVE.");
   run->add_option("--suite", o->suite, "quick | acceptance | burnin | FILE")->required();
   run->add_option("--device,-d", o->devices, "Device (or file) to test; repeat for several");
-  run->add_flag("--all", o->all, "Every unprotected device (needs device discovery)");
+  run->add_flag("--all", o->all, "Every unprotected disk 'diskvet list' shows (writes still need --destroy-data)");
   run->add_option("--profile", o->profile, "NAME | FILE | auto (match by model and size)")->capture_default_str();
   run->add_option("--destroy-data", o->destroy, "Consent to overwrite: serial, WWN, /dev path or all-unprotected");
   run->add_option("--out,-o", o->out, "Report file (default: diskvet-report-SUITE-TIME.json here)");
