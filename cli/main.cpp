@@ -9,11 +9,15 @@
 int main(int argc, char** argv) {
   CLI::App app{"diskvet: storage acceptance and burn-in.\n"
                "Measures block and NVMe devices with O_DIRECT and judges them against the vendor's promises.\n"
-               "Start with 'diskvet io --help' for one fio-style workload."};
+               "Start with 'diskvet run --suite quick' (a scratch target) or 'diskvet io --help' for one fio-style workload."};
   app.set_version_flag("--version", std::string("diskvet ") + diskvet::kVersion);
   app.require_subcommand(1);
   const std::pair<const char*, diskvet::cli::Action> commands[] = {
       {"io", diskvet::cli::register_io(app)},
+      {"list", diskvet::cli::register_list(app)},
+      {"run", diskvet::cli::register_run(app)},
+      {"suites", diskvet::cli::register_suites(app)},
+      {"report", diskvet::cli::register_report(app)},
   };
   try {
     app.parse(argc, argv);

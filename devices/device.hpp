@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace diskvet::devices {
@@ -14,6 +15,10 @@ enum class DeviceKind { nvme, scsi, virtio, loop, zram, md, dm, other };
 // Health as far as it is known; a field that could not be read is nullopt, never zero.
 struct Health {
   bool known = false;  // false: no SMART/health source (the report says "unknown", never "healthy")
+  std::string source;  // "nvme", "smartctl", "hwmon" (temperature only: health stays unknown)
+  std::optional<bool> smart_passed;  // SATA/SAS: smartctl's overall self-assessment
+  std::optional<uint64_t> reallocated_sectors;  // SATA attribute 5 / SAS grown defect list
+  std::optional<uint64_t> pending_sectors;      // SATA attribute 197
   std::optional<uint8_t> critical_warning;
   std::optional<double> temperature_c;
   std::optional<double> warning_temp_c;
@@ -33,12 +38,32 @@ struct Health {
   bool healthy() const { return known && problems.empty(); }
 };
 
+// NVMe controller and namespace facts from Identify and the Firmware Slot log (nvme.cpp).
+struct NvmeFacts {
+  uint16_t vendor_id = 0;
+  uint16_t oacs = 0;  // Optional Admin Command Support bits
+  bool format_supported = false;
+  bool sanitize_crypto_erase = false, sanitize_block_erase = false, sanitize_overwrite = false;
+  uint32_t namespace_count = 0;
+  std::vector<uint32_t> lba_format_bytes;  // data size of each LBA format
+  uint8_t lba_format_in_use = 0;
+  uint64_t capacity_blocks = 0;
+  uint8_t active_firmware_slot = 0;
+  std::vector<std::string> firmware_slots;  // revisions in slots 1..7; "" when empty
+};
+
 struct Device {
   std::string path;  // /dev/nvme0n1
   std::string name;  // nvme0n1
   DeviceKind kind = DeviceKind::other;
   std::string model, serial, wwn, firmware, bus, id_path;
+  std::string vendor;        // SCSI vendor string, or the NVMe PCI vendor id as hex
   std::string backing_file;  // loop devices
+  std::string dev_id;        // "major:minor"
+  std::string sysfs_path;    // the canonical /sys/devices/... directory of the disk
+  std::vector<std::string> partitions;  // kernel names: nvme0n1p1, sda2
+  std::string nvme_controller;          // NVMe: a controller's kernel name (nvme0) for admin commands
+  uint32_t nvme_nsid = 0;               // NVMe: namespace id
   uint64_t size_bytes = 0;
   uint32_t logical_block_size = 512;
   uint32_t physical_block_size = 512;
@@ -52,9 +77,14 @@ struct Device {
   std::string zoned;
   bool is_protected = false;
   std::vector<std::string> protection_reasons;  // in words: "mounted at /boot", "has a GPT partition table"
+  // True when every reason is a partition table or a signature: consent naming the serial or WWN
+  // may override it; mounted, held, swap, root, boot-medium and read-only devices never.
+  bool protection_overridable = false;
   Health health;
+  std::optional<NvmeFacts> nvme;  // NVMe devices whose controller answered Identify
 };
 
 std::string_view to_string(DeviceKind k);
+std::optional<DeviceKind> parse_device_kind(std::string_view text);
 
 }  // namespace diskvet::devices

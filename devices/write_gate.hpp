@@ -7,24 +7,24 @@
 
 #include "common/error.hpp"
 #include "common/fd.hpp"
+#include "devices/consent.hpp"
+#include "devices/device.hpp"
+#include "devices/host_paths.hpp"
 
 namespace diskvet::devices {
-
-// What the operator consented to destroy: --destroy-data IDs (serial, WWN, /dev path, or
-// "all-unprotected").
-struct Consent {
-  std::vector<std::string> ids;
-};
 
 // A granted write: the device held open with O_EXCL (O_DIRECT, O_RDWR) for as long as this lives.
 struct WriteGrant {
   std::string path;
   UniqueFd fd;
   bool block_device = false;
+  Device device;  // block devices: what was checked (identity, protection as assessed)
 };
 
-// Regular files are scratch targets and need no consent; block devices must pass every
-// protection rule and be named by the consent.
+// Regular files are scratch targets and need no consent; block devices must be whole disks, pass
+// every protection rule (protection.hpp) and be named by the consent (consent.hpp). The checks run
+// before the exclusive open (for a clear refusal) and again while it is held (so nothing can
+// mount or claim the device in between).
 Result<WriteGrant> open_for_write(const std::string& path, const Consent& consent);
 
 }  // namespace diskvet::devices

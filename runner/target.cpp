@@ -89,15 +89,12 @@ Result<Target> Target::open(const std::string& path, bool writable, uint64_t min
   if (!exists && errno != ENOENT) return system_error(path, "cannot stat", errno);
   if (exists && S_ISBLK(st.st_mode) && writable)
     return safety_error(path, "block devices are opened for writing only through the protection gate");
-  if (exists && S_ISREG(st.st_mode) && static_cast<uint64_t>(st.st_size) < min_size) exists = false;  // lay out the rest
   if (!exists) {
     if (min_size == 0) return usage_error(path, "does not exist", "give --size to create a scratch file of that size");
     // Lay out a scratch file with buffered writes first, then reopen with O_DIRECT.
     UniqueFd lay(::open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644));
     if (!lay.valid()) return system_error(path, "cannot create the scratch file", errno);
-    struct stat now{};
-    fstat(lay.get(), &now);
-    auto filled = fill_file(lay.get(), path, static_cast<uint64_t>(now.st_size), min_size);
+    auto filled = fill_file(lay.get(), path, 0, min_size);
     if (!filled) return filled.error();
   }
   int flags = (writable ? O_RDWR : O_RDONLY) | O_DIRECT | O_CLOEXEC;

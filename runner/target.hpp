@@ -25,9 +25,9 @@ class Target {
  public:
   // Takes ownership of an open descriptor (O_DIRECT is added if missing) and probes it.
   static Result<Target> adopt(UniqueFd fd, std::string path, bool writable);
-  // Opens a path for reading, or for writing when `writable`. A regular file that does not exist or
-  // is shorter than `min_size_bytes` is created/extended and filled with data first, so reads are
-  // never served from holes. Block devices for writing must come from the protection gate (adopt).
+  // Opens a path for reading, or for writing when `writable`. A regular file that does not exist is
+  // created with `min_size_bytes` and filled with data first, so reads are never served from holes;
+  // an existing file is never grown. Block devices for writing must come from the protection gate (adopt).
   static Result<Target> open(const std::string& path, bool writable, uint64_t min_size_bytes = 0);
   // A target for the null backend: nothing is opened.
   static Target null(uint64_t size_bytes, uint32_t logical_block_size = 512);

@@ -1,8 +1,11 @@
 #!/usr/bin/env bash
-# The main job on a machine with no device named: installs what is missing, builds, and runs a
-# quick workload on a scratch O_DIRECT file it creates (build/scratch.img, 1 GiB).
+# The main job on a machine with no device named: installs what is missing, builds, and runs the
+# quick suite on a scratch target diskvet creates itself (a 1 GiB loop device on /dev/shm as root,
+# detached afterwards; else an O_DIRECT file build/diskvet-scratch.img), judged against the
+# 'sanity' profile. Ends on the verdict table and the path of the report (build/quick-report.json).
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 "$top/scripts/deps.sh"
 "$top/scripts/build.sh" "$top/build"
-"$top/build/cli/diskvet" io --filename "$top/build/scratch.img" --size 1g --rw randread --bs 4k --iodepth 32 --runtime 5s --ramp-time 1s "$@"
+cd "$top/build"
+exec ./cli/diskvet run --suite quick --profile sanity --out quick-report.json "$@"

@@ -1,0 +1,228 @@
+// `diskvet run`: a suite on one or more devices (or a scratch target), verdicts, the report.
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <fmt/format.h>
+
+#include <cstdio>
+#include <map>
+#include <memory>
+#include <optional>
+
+#include "cli/commands.hpp"
+#include "cli/device_describe.hpp"
+#include "cli/run_progress.hpp"
+#include "cli/scratch_target.hpp"
+#include "common/units.hpp"
+#include "devices/write_gate.hpp"
+#include "runner/report_file.hpp"
+#include "runner/report_json.hpp"
+#include "runner/report_text.hpp"
+#include "runner/suite_run.hpp"
+#include "suites/profile.hpp"
+#include "suites/suite.hpp"
+
+namespace diskvet::cli {
+
+namespace {
+
+using namespace diskvet::runner;
+
+struct RunCliOptions {
+  std::string suite;
+  std::vector<std::string> devices;
+  bool all = false;
+  std::string profile = "auto";
+  std::vector<std::string> destroy;
+  std::string out;
+  bool parallel = false;
+  std::string precondition_limit;
+  std::string duration;
+  std::vector<std::string> rate_caps;  // DEV=IOPS
+  std::string scratch_size = "1g";
+  bool quiet = false;
+};
+
+// The suite writes when any workload writes, or it preconditions, purges or may fill unwritten space.
+bool suite_writes(const suites::Suite& s) {
+  if (s.precondition.enabled || s.purge || (s.probe.enabled && s.probe.on_unwritten == suites::OnUnwritten::precondition)) return true;
+  for (const auto& t : s.tests)
+    for (const auto& w : t.workloads)
+      if (writes(w.rw)) return true;
+  return false;
+}
+
+Result<Target> open_target(const std::string& path, bool writable, const devices::Consent& consent) {
+  if (writable) {
+    // The one gate: consent, protection rules, O_EXCL held for as long as the Target lives.
+    auto grant = devices::open_for_write(path, consent);
+    if (!grant) return grant.error();
+    return Target::adopt(std::move(grant->fd), path, true);
+  }
+  return Target::open(path, false);
+}
+
+Result<std::map<std::string, uint64_t>> parse_rate_caps(const std::vector<std::string>& caps) {
+  std::map<std::string, uint64_t> out;
+  for (const auto& c : caps) {
+    auto eq = c.rfind('=');
+    uint64_t n = 0;
+    if (eq == std::string::npos || eq == 0 || eq + 1 == c.size() || c.find_first_not_of("0123456789", eq + 1) != std::string::npos ||
+        (n = std::stoull(c.substr(eq + 1))) == 0)
+      return usage_error("--rate-cap", fmt::format("'{}' is not DEV=IOPS", c), "e.g. --rate-cap /dev/loop7=2000");
+    out[c.substr(0, eq)] = n;
+  }
+  return out;
+}
+
+std::string default_report_path(const std::string& suite) {
+  std::string stamp = utc_now_iso8601();
+  for (auto& ch : stamp)
+    if (ch == ':') ch = '-';
+  return fmt::format("diskvet-report-{}-{}.json", suite, stamp);
+}
+
+int run_suite_command(const RunCliOptions& o) {
+  auto suite = suites::resolve_suite(o.suite);
+  if (!suite) return fail(suite.error());
+  if (suite->placeholder)
+    return fail(usage_error("--suite " + suite->name, "is a placeholder: " + suite->placeholder_note, "choose quick or acceptance"));
+  RunOptions ropts;
+  ropts.parallel = o.parallel;
+  if (!o.precondition_limit.empty()) {
+    auto s = parse_duration_s(o.precondition_limit);
+    if (!s || *s <= 0) return fail(usage_error("--precondition-limit", fmt::format("'{}' is not a duration", o.precondition_limit), "e.g. 30m, 2h"));
+    ropts.precondition_limit_s = *s;
+  }
+  if (!o.duration.empty()) {
+    auto s = parse_duration_s(o.duration);
+    if (!s || *s < 0.1) return fail(usage_error("--duration", fmt::format("'{}' is not a duration of at least 0.1s", o.duration), "e.g. 5s, 1m"));
+    ropts.duration_s = *s;
+  }
+  auto caps = parse_rate_caps(o.rate_caps);
+  if (!caps) return fail(caps.error());
+
+  // Profiles: one named for every device, or matched per device.
+  std::optional<suites::Profile> named;
+  std::vector<suites::Profile> shipped;
+  if (o.profile == "auto") {
+    auto all = suites::builtin_profiles();
+    if (!all) return fail(all.error());
+    shipped = std::move(*all);
+  } else {
+    auto p = suites::resolve_profile(o.profile);
+    if (!p) return fail(p.error());
+    named = std::move(*p);
+  }
+
+  // Targets: named devices, or a scratch target created here.
+  std::vector<std::string> paths = o.devices;
+  devices::Consent consent{o.destroy};
+  std::optional<ScratchLoop> scratch_loop;
+  std::vector<std::string> notes;
+  if (o.all) return fail(usage_error("--all", "needs device discovery (devices::discover), which is not in this build yet", "name devices with --device"));
+  if (paths.empty()) {
+    auto size = parse_size(o.scratch_size);
+    if (!size || *size < (64u << 20)) return fail(usage_error("--scratch-size", fmt::format("'{}' is not a size of at least 64m", o.scratch_size)));
+    if (can_create_loop_devices()) {
+      auto loop = ScratchLoop::create(fmt::format("/dev/shm/diskvet-scratch-{}.img", getpid()), *size);
+      if (!loop) return fail(loop.error());
+      scratch_loop.emplace(std::move(*loop));
+      paths.push_back(scratch_loop->path());
+      consent.ids.push_back(scratch_loop->path());  // we created it: nothing of anyone's is on it
+      notes.push_back(fmt::format("no device named: ran on a scratch loop device over {} ({} in RAM), detached afterwards", scratch_loop->backing(),
+                                  format_bytes(*size)));
+    } else {
+      std::string file = "diskvet-scratch.img";
+      auto t = Target::open(file, true, *size);  // lays out the file with data first
+      if (!t) return fail(t.error());
+      paths.push_back(file);
+      notes.push_back(fmt::format("no device named and not root: ran on the O_DIRECT file {} in the current directory", file));
+    }
+  }
+
+  RunPlan plan;
+  plan.suite = *suite;
+  plan.options = ropts;
+  const bool writable = suite_writes(*suite);
+  // Every device passes the gate before the first I/O on any of them: one refusal stops the run.
+  for (const auto& path : paths) {
+    auto dev = describe_device(path);
+    if (!dev) return fail(dev.error());
+    auto target = open_target(path, writable, consent);
+    if (!target) {
+      Error e = target.error();
+      if (writable && e.kind == ErrorKind::safety) e.fix += (e.fix.empty() ? "" : "; ") + std::string("nothing was written to any device");
+      return fail(e);
+    }
+    DevicePlan dp{*dev, std::move(*target), std::nullopt, {}, 0};
+    if (named) {
+      dp.profile = named;
+      dp.profile_reason = "named on the command line (" + named->file + ")";
+    } else {
+      dp.profile = match_profile(dp.device, shipped, dp.profile_reason);
+    }
+    if (auto it = caps->find(path); it != caps->end()) dp.rate_cap_iops = it->second;
+    plan.devices.push_back(std::move(dp));
+  }
+  for (const auto& [dev, cap] : *caps) {
+    bool used = false;
+    for (const auto& p : paths) used = used || p == dev;
+    if (!used) return fail(usage_error("--rate-cap", fmt::format("{} is not one of the devices of this run", dev)));
+  }
+  plan.options.stop = &interrupt_flag();
+
+  install_signal_handlers();
+  RunHooks hooks;  // health and NVMe purge arrive with the devices library (read_health, nvme format/sanitize)
+  RunResult result;
+  {
+    RunProgress progress(o.quiet, isatty(STDERR_FILENO) != 0);
+    result = run_suite(plan, hooks, progress);
+  }
+  plan.devices.clear();  // release the targets (O_EXCL) before the scratch device is detached
+  result.notes.insert(result.notes.begin(), notes.begin(), notes.end());
+  if (!hooks.read_health) result.notes.push_back("device health was not read: no health source in this build (reported as unknown, never as healthy)");
+
+  boost::json::object doc = report_json(result, probe_host());
+  std::string out = o.out.empty() ? default_report_path(suite->name) : o.out;
+  auto written = write_file_atomic(out, seal_report(doc) + "\n");
+  std::fputs(render_report_text(doc).c_str(), stdout);
+  if (!written) {
+    fail(written.error());
+    return 3;
+  }
+  std::printf("report: %s\n", out.c_str());
+  return result.exit_code();
+}
+
+}  // namespace
+
+Action register_run(CLI::App& app) {
+  auto o = std::make_shared<RunCliOptions>();
+  CLI::App* run = app.add_subcommand("run", "Run an acceptance suite on devices and judge them against a profile's limits");
+  run->footer(
+      "Examples:\n"
+      "  diskvet run --suite quick                          (scratch target: a loop device on /dev/shm as root, else a file)\n"
+      "  diskvet run --suite acceptance --device /dev/nvme0n1 --destroy-data S4EWNX0R123456 --profile auto\n"
+      "  diskvet run --suite quick --device /dev/sdb --device /dev/sdc --destroy-data all-unprotected --parallel\n"
+      "Write tests destroy data: each device must be named by --destroy-data (serial, WWN, /dev path or\n"
+      "all-unprotected). Protected devices (mounted, held, swap, read-only, in use) are refused whatever the consent,\n"
+      "and one refusal stops the run before any device is written.\n"
+      "Exit codes: 0 PASS or nothing evaluated, 1 FAIL, 2 usage/input/safety refusal, 3 runtime error or aborted\n"
+      "(partial report written), 4 INCONCLUSIVE.");
+  run->add_option("--suite", o->suite, "quick | acceptance | burnin | FILE")->required();
+  run->add_option("--device,-d", o->devices, "Device (or file) to test; repeat for several");
+  run->add_flag("--all", o->all, "Every unprotected device (needs device discovery)");
+  run->add_option("--profile", o->profile, "NAME | FILE | auto (match by model and size)")->capture_default_str();
+  run->add_option("--destroy-data", o->destroy, "Consent to overwrite: serial, WWN, /dev path or all-unprotected");
+  run->add_option("--out,-o", o->out, "Report file (default: diskvet-report-SUITE-TIME.json here)");
+  run->add_flag("--parallel", o->parallel, "Test the devices at the same time (shelves); default is one after another");
+  run->add_option("--precondition-limit", o->precondition_limit, "Cap preconditioning at this time (the report says how much was written)");
+  run->add_option("--duration", o->duration, "Measurement window of every workload (and at most each steady-state round)");
+  run->add_option("--rate-cap", o->rate_caps, "Lab: cap DEV at IOPS total to emulate a slower device (DEV=IOPS)");
+  run->add_option("--scratch-size", o->scratch_size, "Size of the scratch target when no device is named")->capture_default_str();
+  run->add_flag("--quiet,-q", o->quiet, "No progress on stderr");
+  return [o] { return run_suite_command(*o); };
+}
+
+}  // namespace diskvet::cli

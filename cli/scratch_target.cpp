@@ -1,0 +1,70 @@
+// Loop devices through /dev/loop-control and LOOP_CONFIGURE, the way losetup -f --direct-io=on does.
+#include "cli/scratch_target.hpp"
+
+#include <fcntl.h>
+#include <linux/loop.h>
+#include <sys/ioctl.h>
+#include <unistd.h>
+
+#include <fmt/format.h>
+
+#include <cerrno>
+#include <cstring>
+#include <utility>
+
+namespace diskvet::cli {
+
+bool can_create_loop_devices() { return geteuid() == 0 && access("/dev/loop-control", W_OK) == 0; }
+
+Result<ScratchLoop> ScratchLoop::create(const std::string& backing, uint64_t size_bytes) {
+  UniqueFd file(::open(backing.c_str(), O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600));
+  if (!file.valid()) return system_error(backing, "cannot create the scratch backing file", errno);
+  ScratchLoop loop;
+  loop.backing_ = backing;  // from here on the destructor removes it
+  if (ftruncate(file.get(), static_cast<off_t>(size_bytes)) != 0) return system_error(backing, "cannot size the scratch backing file", errno);
+  UniqueFd ctl(::open("/dev/loop-control", O_RDWR | O_CLOEXEC));
+  if (!ctl.valid()) return system_error("/dev/loop-control", "cannot open", errno, "run as root");
+  // Another program may take the free device between GET_FREE and CONFIGURE: retry.
+  for (int attempt = 0; attempt < 16; ++attempt) {
+    int n = ioctl(ctl.get(), LOOP_CTL_GET_FREE);
+    if (n < 0) return system_error("/dev/loop-control", "no free loop device", errno);
+    std::string path = fmt::format("/dev/loop{}", n);
+    UniqueFd dev(::open(path.c_str(), O_RDWR | O_CLOEXEC));
+    if (!dev.valid()) return system_error(path, "cannot open", errno);
+    loop_config cfg{};
+    cfg.fd = static_cast<uint32_t>(file.get());
+    cfg.block_size = 512;
+    cfg.info.lo_flags = LO_FLAGS_DIRECT_IO;
+    std::snprintf(reinterpret_cast<char*>(cfg.info.lo_file_name), LO_NAME_SIZE, "%s", backing.c_str());
+    int rc = ioctl(dev.get(), LOOP_CONFIGURE, &cfg);
+    if (rc != 0 && errno == EINVAL) {  // backing file system without direct I/O: buffered loop
+      cfg.info.lo_flags = 0;
+      rc = ioctl(dev.get(), LOOP_CONFIGURE, &cfg);
+    }
+    if (rc == 0) {
+      loop.path_ = path;
+      loop.dev_ = std::move(dev);
+      return loop;
+    }
+    if (errno != EBUSY) return system_error(path, "cannot attach the scratch file", errno);
+  }
+  return runtime_error("/dev/loop-control", "every free loop device was taken while attaching", "retry");
+}
+
+ScratchLoop::ScratchLoop(ScratchLoop&& o) noexcept
+    : path_(std::exchange(o.path_, {})), backing_(std::exchange(o.backing_, {})), dev_(std::move(o.dev_)) {}
+
+void ScratchLoop::detach() {
+  if (dev_.valid()) {
+    // Only the device this object attached: its own descriptor, never a path lookup.
+    for (int i = 0; i < 50 && ioctl(dev_.get(), LOOP_CLR_FD, 0) != 0 && errno == EBUSY; ++i) usleep(20'000);
+    dev_.reset();
+  }
+  if (!backing_.empty()) ::unlink(backing_.c_str());
+  path_.clear();
+  backing_.clear();
+}
+
+ScratchLoop::~ScratchLoop() { detach(); }
+
+}  // namespace diskvet::cli

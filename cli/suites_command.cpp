@@ -1,0 +1,46 @@
+// `diskvet suites`: the suites and profiles shipped, what each does, and which are placeholders.
+#include <fmt/format.h>
+
+#include <cstdio>
+
+#include "cli/commands.hpp"
+#include "common/units.hpp"
+#include "suites/profile.hpp"
+#include "suites/suite.hpp"
+
+namespace diskvet::cli {
+
+namespace {
+
+int list_suites() {
+  std::string out = "Suites (--suite NAME, or a file of your own in the same format):\n";
+  for (const auto& name : suites::builtin_suite_names()) {
+    auto s = suites::builtin_suite(name);
+    if (!s) return fail(s.error());
+    out += fmt::format("\n  {}{}\n    {}\n", s->name, s->placeholder ? "  [placeholder: not filled in yet]" : "", s->placeholder ? s->placeholder_note : s->description);
+    for (const auto& t : s->tests) {
+      std::string wl;
+      for (const auto& w : t.workloads)
+        wl += fmt::format("{}{} {}", wl.empty() ? "" : ", ", runner::to_string(w.rw), format_bytes(w.bs_bytes));
+      out += fmt::format("    - {:<20} {}{}\n", t.id, wl, t.sweep ? fmt::format(" (sweep of {} steps to the knee)", t.sweep->steps.size()) : "");
+    }
+  }
+  out += "\nProfiles (--profile NAME, FILE, or auto to match by model and size):\n";
+  for (const auto& name : suites::builtin_profile_names()) {
+    auto p = suites::builtin_profile(name);
+    if (!p) return fail(p.error());
+    std::string match = p->template_only ? "never matched (template)" : (p->match.model_regex.empty() ? "not matched automatically" : "model " + p->match.model_regex);
+    out += fmt::format("\n  {}  ({})\n    {}\n    source: {}\n", p->name, match, p->description, p->source);
+  }
+  std::fputs(out.c_str(), stdout);
+  return 0;
+}
+
+}  // namespace
+
+Action register_suites(CLI::App& app) {
+  app.add_subcommand("suites", "List the suites and profiles shipped");
+  return [] { return list_suites(); };
+}
+
+}  // namespace diskvet::cli

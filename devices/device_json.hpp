@@ -1,0 +1,21 @@
+// JSON form of Device and Health (the `diskvet list --json` shape, reused by reports): fields that
+// are not known are absent, never zero.
+#pragma once
+
+#include <boost/json.hpp>
+
+#include "devices/device.hpp"
+#include "devices/health.hpp"
+
+namespace diskvet::devices {
+
+void tag_invoke(boost::json::value_from_tag, boost::json::value& v, const Health& h);
+void tag_invoke(boost::json::value_from_tag, boost::json::value& v, const Device& d);
+void tag_invoke(boost::json::value_from_tag, boost::json::value& v, const NvmeFacts& f);
+// The before/after delta the report carries; unknown members absent.
+void tag_invoke(boost::json::value_from_tag, boost::json::value& v, const HealthDelta& d);
+// The reverse, for reading saved reports; unknown members are ignored, missing ones stay unknown.
+Health tag_invoke(boost::json::value_to_tag<Health>, const boost::json::value& v);
+Device tag_invoke(boost::json::value_to_tag<Device>, const boost::json::value& v);
+
+}  // namespace diskvet::devices

@@ -1,0 +1,119 @@
+// libnvme at the boundary: the only file that includes libnvme.h.
+#include "devices/nvme.hpp"
+
+#include <fcntl.h>
+#include <libnvme.h>
+
+#include <fmt/format.h>
+
+#include <cstring>
+#include <memory>
+#include <span>
+
+#include "common/fd.hpp"
+
+namespace diskvet::devices {
+
+namespace {
+
+template <typename T>
+std::span<const uint8_t> bytes(const T& s) {
+  return {reinterpret_cast<const uint8_t*>(&s), sizeof(T)};
+}
+
+struct TreeFree {
+  void operator()(nvme_root* r) const { nvme_free_tree(r); }
+};
+
+}  // namespace
+
+std::optional<NvmeReading> read_nvme(const Device& d) {
+  UniqueFd fd;
+  if (!d.nvme_controller.empty()) fd.reset(::open(("/dev/" + d.nvme_controller).c_str(), O_RDONLY | O_CLOEXEC));
+  if (!fd.valid()) fd.reset(::open(d.path.c_str(), O_RDONLY | O_CLOEXEC));
+  if (!fd.valid()) return std::nullopt;
+
+  // libnvme returns 0, a positive NVMe status, or -1 with errno.
+  struct nvme_id_ctrl id{};
+  static_assert(sizeof(id) == kIdentifyBytes);
+  if (nvme_identify_ctrl(fd.get(), &id) != 0) return std::nullopt;
+  auto ctrl = parse_identify_controller(bytes(id));
+  if (!ctrl) return std::nullopt;
+  NvmeReading r;
+  r.controller = *ctrl;
+
+  uint32_t nsid = d.nvme_nsid;
+  if (nsid == 0) {
+    UniqueFd nsfd(::open(d.path.c_str(), O_RDONLY | O_CLOEXEC));
+    __u32 got = 0;
+    if (nsfd.valid() && nvme_get_nsid(nsfd.get(), &got) == 0) nsid = got;
+  }
+  struct nvme_id_ns ns{};
+  static_assert(sizeof(ns) == kIdentifyBytes);
+  if (nsid && nvme_identify_ns(fd.get(), nsid, &ns) == 0) r.ns = parse_identify_namespace(bytes(ns));
+
+  // The SMART log for the whole controller (NSID FFFFFFFFh): per-namespace logs are optional.
+  struct nvme_smart_log smart{};
+  static_assert(sizeof(smart) == kLogPageBytes);
+  if (nvme_get_log_smart(fd.get(), NVME_NSID_ALL, false, &smart) == 0)
+    if (auto h = parse_smart_log(bytes(smart), &r.controller)) r.health = *h;
+
+  struct nvme_firmware_slot fw{};
+  static_assert(sizeof(fw) == kLogPageBytes);
+  if (nvme_get_log_fw_slot(fd.get(), false, &fw) == 0) r.firmware = parse_firmware_slot_log(bytes(fw));
+  return r;
+}
+
+void apply(Device& d, const NvmeReading& r) {
+  const NvmeController& c = r.controller;
+  if (!c.model.empty()) d.model = c.model;
+  if (!c.serial.empty()) d.serial = c.serial;
+  if (!c.firmware.empty()) d.firmware = c.firmware;
+  d.vendor = fmt::format("0x{:04x}", c.vendor_id);
+  NvmeFacts f;
+  f.vendor_id = c.vendor_id;
+  f.oacs = c.oacs;
+  f.format_supported = c.format_supported();
+  f.sanitize_crypto_erase = c.sanitize_crypto_erase();
+  f.sanitize_block_erase = c.sanitize_block_erase();
+  f.sanitize_overwrite = c.sanitize_overwrite();
+  f.namespace_count = c.namespace_count;
+  if (r.ns) {
+    for (const auto& lf : r.ns->lba_formats) f.lba_format_bytes.push_back(lf.data_bytes);
+    f.lba_format_in_use = r.ns->lba_format_in_use;
+    f.capacity_blocks = r.ns->capacity_blocks;
+    if (d.wwn.empty() && !r.ns->nguid_hex.empty()) d.wwn = "eui." + r.ns->nguid_hex;
+    else if (d.wwn.empty() && !r.ns->eui64_hex.empty()) d.wwn = "eui." + r.ns->eui64_hex;
+  }
+  if (r.firmware) {
+    f.active_firmware_slot = r.firmware->active_slot;
+    f.firmware_slots = r.firmware->revisions;
+  }
+  d.nvme = std::move(f);
+  if (r.health.known) d.health = r.health;
+}
+
+std::map<std::string, std::string> nvme_namespace_controllers() {
+  std::map<std::string, std::string> out;
+  std::unique_ptr<nvme_root, TreeFree> root(nvme_scan(nullptr));
+  if (!root) return out;
+  nvme_host_t h;
+  nvme_subsystem_t s;
+  nvme_ctrl_t c;
+  nvme_ns_t n;
+  nvme_for_each_host(root.get(), h) {
+    nvme_for_each_subsystem(h, s) {
+      std::string first_live;
+      nvme_subsystem_for_each_ctrl(s, c) {
+        const char* state = nvme_ctrl_get_state(c);
+        if (first_live.empty() && (!state || std::strcmp(state, "live") == 0)) first_live = nvme_ctrl_get_name(c);
+        nvme_ctrl_for_each_ns(c, n) out[nvme_ns_get_name(n)] = nvme_ctrl_get_name(c);
+      }
+      // Multipath heads (nvme0n1 over nvme0c0n1, nvme0c1n1) belong to the subsystem.
+      if (!first_live.empty()) nvme_subsystem_for_each_ns(s, n) out.emplace(nvme_ns_get_name(n), first_live);
+    }
+  }
+  return out;
+}
+
+}  // namespace diskvet::devices

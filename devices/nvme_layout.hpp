@@ -1,0 +1,71 @@
+// NVMe data structures parsed from raw little-endian byte buffers, exactly as a controller returns
+// them (NVM Express Base Specification 2.0; NVM Command Set Specification 1.0 for Identify
+// Namespace). Pure functions: unit tests feed buffers built byte by byte from the spec's layouts.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "devices/device.hpp"
+
+namespace diskvet::devices {
+
+inline constexpr size_t kIdentifyBytes = 4096;
+inline constexpr size_t kLogPageBytes = 512;  // SMART / Health (02h) and Firmware Slot (03h)
+
+struct NvmeController {
+  uint16_t vendor_id = 0;
+  std::string serial, model, firmware;
+  uint16_t oacs = 0;        // Optional Admin Command Support
+  uint8_t fna = 0;          // Format NVM Attributes
+  uint32_t sanicap = 0;     // Sanitize Capabilities
+  uint16_t warning_temp_k = 0;   // WCTEMP, kelvin; 0: not reported
+  uint16_t critical_temp_k = 0;  // CCTEMP, kelvin
+  uint32_t namespace_count = 0;  // NN
+  bool format_supported() const { return oacs & 0x2; }          // OACS bit 1
+  bool firmware_download_supported() const { return oacs & 0x4; }  // OACS bit 2
+  bool namespace_management() const { return oacs & 0x8; }      // OACS bit 3
+  bool sanitize_crypto_erase() const { return sanicap & 0x1; }
+  bool sanitize_block_erase() const { return sanicap & 0x2; }
+  bool sanitize_overwrite() const { return sanicap & 0x4; }
+};
+
+struct NvmeLbaFormat {
+  uint32_t data_bytes = 0;      // 2^LBADS
+  uint16_t metadata_bytes = 0;  // MS
+  uint8_t relative_performance = 0;  // RP: 0 best .. 3 degraded
+};
+
+struct NvmeNamespace {
+  uint64_t size_blocks = 0;      // NSZE
+  uint64_t capacity_blocks = 0;  // NCAP
+  uint64_t used_blocks = 0;      // NUSE
+  std::vector<NvmeLbaFormat> lba_formats;
+  uint8_t lba_format_in_use = 0;  // FLBAS index
+  std::string nguid_hex, eui64_hex;  // empty when all zero
+  uint32_t block_bytes() const {
+    return lba_format_in_use < lba_formats.size() ? lba_formats[lba_format_in_use].data_bytes : 0;
+  }
+};
+
+struct NvmeFirmwareSlots {
+  uint8_t active_slot = 0;      // 1..7
+  uint8_t next_reset_slot = 0;  // 0: not set
+  std::vector<std::string> revisions;  // slots 1..7; empty string: slot empty
+};
+
+// Each returns nullopt when the buffer is shorter than the structure.
+std::optional<NvmeController> parse_identify_controller(std::span<const uint8_t> buf);
+std::optional<NvmeNamespace> parse_identify_namespace(std::span<const uint8_t> buf);
+std::optional<NvmeFirmwareSlots> parse_firmware_slot_log(std::span<const uint8_t> buf);
+// SMART / Health Information (log page 02h) into Health (known, source "nvme"); the controller's
+// WCTEMP/CCTEMP fill the thresholds when given. Problems are not judged here (evaluate_health).
+std::optional<Health> parse_smart_log(std::span<const uint8_t> buf, const NvmeController* ctrl = nullptr);
+
+// Words for the Critical Warning bits (Base Spec 2.0, Figure 207, byte 0).
+std::vector<std::string> critical_warning_words(uint8_t bits);
+
+}  // namespace diskvet::devices

@@ -1,0 +1,217 @@
+// The protection rules of DESIGN.md ("Safety"), each checked on the disk and on every partition.
+#include "devices/protection.hpp"
+
+#include <fcntl.h>
+#include <linux/fs.h>
+#include <sys/ioctl.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+#include <map>
+
+#include "common/fd.hpp"
+#include "devices/host_state.hpp"
+#include "devices/signatures.hpp"
+#include "devices/sysfs.hpp"
+
+namespace diskvet::devices {
+
+namespace fs = std::filesystem;
+
+bool overridable(ProtectionClass c) { return c == ProtectionClass::partition_table || c == ProtectionClass::signature; }
+
+bool Protection::only_overridable() const {
+  return is_protected() && std::all_of(reasons.begin(), reasons.end(), [](const auto& r) { return overridable(r.cls); });
+}
+
+std::vector<std::string> Protection::texts() const {
+  std::vector<std::string> out;
+  for (const auto& r : reasons) out.push_back(r.text);
+  return out;
+}
+
+void apply(Device& d, const Protection& p) {
+  d.is_protected = p.is_protected();
+  d.protection_reasons = p.texts();
+  d.protection_overridable = p.only_overridable();
+}
+
+namespace {
+
+// Mountpoints whose device is the medium the system booted from.
+constexpr const char* kBootMountpoints[] = {"/boot", "/boot/efi", "/efi", "/run/live/medium", "/lib/live/mount/medium",
+                                            "/cdrom", "/run/initramfs/live", "/run/diskvet/boot"};
+
+// The disk and each partition: device number -> how to name it in a reason.
+struct Parts {
+  std::map<std::string, std::string> by_id;    // "8:1" -> "partition sda1"; "8:0" -> "" (the disk)
+  std::map<std::string, std::string> by_node;  // "/dev/sda1" -> "partition sda1"
+};
+
+Parts parts_of(const Device& d, const HostPaths& host) {
+  Parts p;
+  fs::path sysdir = host.sysfs / "block" / d.name;
+  std::string own = d.dev_id.empty() ? read_attr(sysdir / "dev").value_or("") : d.dev_id;
+  if (!own.empty()) p.by_id[own] = "";
+  p.by_node[d.path] = "";
+  for (const auto& part : d.partitions) {
+    std::string label = "partition " + part;
+    if (auto id = read_attr(sysdir / part / "dev")) p.by_id[*id] = label;
+    p.by_node[(host.dev / part).string()] = label;
+  }
+  return p;
+}
+
+std::string phrase(const std::string& who, const std::string& what) {
+  return who.empty() ? what : who + " " + what;
+}
+
+// Which part a kernel-reported device (number or node) is, if any.
+const std::string* part_for(const Parts& parts, const std::string& dev_id, const std::string& node, const HostPaths& host) {
+  if (auto it = parts.by_id.find(dev_id); it != parts.by_id.end()) return &it->second;
+  if (!node.starts_with("/")) return nullptr;
+  if (auto it = parts.by_node.find(node); it != parts.by_node.end()) return &it->second;
+  if (host.live())
+    if (auto it = parts.by_id.find(block_dev_id(node)); it != parts.by_id.end()) return &it->second;
+  return nullptr;
+}
+
+void check_mounts(const Device& d, const Parts& parts, const std::vector<MountEntry>& mounts, const HostPaths& host,
+                  Protection& p) {
+  std::map<std::string, std::vector<std::string>> where;  // part -> mountpoints
+  for (const auto& m : mounts)
+    if (const std::string* who = part_for(parts, m.dev_id, m.source, host)) where[*who].push_back(m.mountpoint);
+  for (auto& [who, points] : where) {
+    std::string list = points.front();
+    if (points.size() > 1) list += fmt::format(" (and {} more)", points.size() - 1);
+    p.reasons.push_back({ProtectionClass::mounted, phrase(who, "is mounted at " + list)});
+  }
+  (void)d;
+}
+
+void check_holders(const Device& d, const HostPaths& host, Protection& p) {
+  fs::path sysdir = host.sysfs / "block" / d.name;
+  auto holders_of = [](const fs::path& dir) {
+    std::vector<std::string> names;
+    std::error_code ec;
+    for (const auto& e : fs::directory_iterator(dir / "holders", ec)) names.push_back(e.path().filename().string());
+    std::sort(names.begin(), names.end());
+    return names;
+  };
+  auto report = [&](const std::string& who, const std::vector<std::string>& names) {
+    if (names.empty()) return;
+    std::string list;
+    for (const auto& n : names) list += (list.empty() ? "" : ", ") + n;
+    p.reasons.push_back({ProtectionClass::holders, phrase(who, "is held by " + list + " (LVM, MD or dm)")});
+  };
+  report("", holders_of(sysdir));
+  for (const auto& part : d.partitions) report("partition " + part, holders_of(sysdir / part));
+}
+
+void check_swap(const Parts& parts, const std::vector<std::string>& swaps, const HostPaths& host, Protection& p) {
+  for (const auto& s : swaps)
+    if (const std::string* who = part_for(parts, "", s, host)) p.reasons.push_back({ProtectionClass::swap, phrase(*who, "is in use as swap")});
+}
+
+bool backs(const Device& d, const std::string& dev_id, const HostPaths& host) {
+  auto disks = backing_disks(dev_id, host);
+  return std::find(disks.begin(), disks.end(), d.name) != disks.end();
+}
+
+std::string id_of_node(const std::string& node, const HostPaths& host) {
+  if (!host.live() || !node.starts_with("/")) return {};
+  return block_dev_id(node);
+}
+
+void check_system(const Device& d, const std::vector<MountEntry>& mounts, const HostPaths& host, Protection& p) {
+  bool root = false;
+  std::string boot_at;
+  for (const auto& m : mounts) {
+    bool hit = backs(d, m.dev_id, host) || backs(d, id_of_node(m.source, host), host);
+    if (!hit) continue;
+    if (m.mountpoint == "/") root = true;
+    for (const char* b : kBootMountpoints)
+      if (m.mountpoint == b && boot_at.empty()) boot_at = b;
+  }
+  if (host.live()) {
+    struct stat st{};
+    if (::stat("/", &st) == 0 && backs(d, fmt::format("{}:{}", major(st.st_dev), minor(st.st_dev)), host)) root = true;
+  }
+  std::string cmdline = read_attr(host.proc / "cmdline").value_or("");
+  for (const char* key : {"root", "diskvet.boot"}) {
+    std::string spec = cmdline_value(cmdline, key);
+    if (spec.empty() || !host.live()) continue;
+    std::string node = resolve_device_spec(spec);
+    if (!node.empty() && backs(d, block_dev_id(node), host)) {
+      if (std::string_view(key) == "root") root = true;
+      else if (boot_at.empty()) boot_at = "diskvet.boot=" + spec;
+    }
+  }
+  if (root) p.reasons.push_back({ProtectionClass::root, "backs the running root filesystem"});
+  if (!boot_at.empty()) p.reasons.push_back({ProtectionClass::boot_medium, "holds the boot medium (" + boot_at + ")"});
+}
+
+void check_signatures(const Device& d, Protection& p) {
+  auto sig = probe_signatures(d.path);
+  if (!sig) {
+    p.reasons.push_back({ProtectionClass::unprobed, sig.error().what + (sig.error().fix.empty() ? "" : " (" + sig.error().fix + ")")});
+    return;
+  }
+  if (!sig->partition_table.empty())
+    p.reasons.push_back({ProtectionClass::partition_table,
+                         fmt::format("has a {} partition table ({} partitions)", sig->partition_table,
+                                     std::max(sig->partition_count, d.partitions.size()))});
+  if (!sig->type.empty() || sig->ambivalent) p.reasons.push_back({ProtectionClass::signature, describe_signature(*sig)});
+}
+
+// The read-only ioctl and an exclusive-open probe on the live device node.
+void check_open(const Device& d, const ProtectionProbes& probes, Protection& p) {
+  bool explained = std::any_of(p.reasons.begin(), p.reasons.end(), [](const auto& r) {
+    return r.cls == ProtectionClass::mounted || r.cls == ProtectionClass::holders || r.cls == ProtectionClass::swap;
+  });
+  int flags = O_RDONLY | O_CLOEXEC | O_NONBLOCK | (probes.exclusive ? O_EXCL : 0);
+  UniqueFd fd(::open(d.path.c_str(), flags));
+  if (!fd.valid()) {
+    int err = errno;
+    if (err == EBUSY) {
+      if (!explained) p.reasons.push_back({ProtectionClass::busy, "is held open exclusively by another program"});
+    } else {
+      p.reasons.push_back({ProtectionClass::unprobed, fmt::format("cannot be opened to check it is unused: {}{}", std::strerror(err),
+                                                                  (err == EACCES || err == EPERM) ? " (run as root, with access to the device)" : "")});
+    }
+    if (!probes.exclusive || err != EBUSY) return;
+    fd.reset(::open(d.path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK));  // still ask BLKROGET
+    if (!fd.valid()) return;
+  }
+  int ro = 0;
+  if (!d.read_only && ::ioctl(fd.get(), BLKROGET, &ro) == 0 && ro)
+    p.reasons.push_back({ProtectionClass::read_only, "is read-only (BLKROGET)"});
+}
+
+}  // namespace
+
+Protection assess_protection(const Device& d, const HostPaths& host, const ProtectionProbes& probes) {
+  Protection p;
+  Parts parts = parts_of(d, host);
+  std::string mountinfo_text = read_raw(host.proc / "self" / "mountinfo");
+  if (mountinfo_text.empty())
+    p.reasons.push_back({ProtectionClass::unprobed, "cannot tell whether it is mounted (no /proc/self/mountinfo; mount /proc)"});
+  auto mounts = parse_mountinfo(mountinfo_text);
+  check_mounts(d, parts, mounts, host, p);
+  check_holders(d, host, p);
+  check_swap(parts, parse_swaps(read_raw(host.proc / "swaps")), host, p);
+  check_system(d, mounts, host, p);
+  if (d.read_only) p.reasons.push_back({ProtectionClass::read_only, "is read-only"});
+  if (d.kind == DeviceKind::dm || d.kind == DeviceKind::md)
+    p.reasons.push_back({ProtectionClass::stacked, fmt::format("is a {} device (writing it writes the disks below)", to_string(d.kind))});
+  if (host.live()) check_open(d, probes, p);
+  if (probes.signatures && host.live()) check_signatures(d, p);
+  return p;
+}
+
+}  // namespace diskvet::devices

@@ -1,0 +1,36 @@
+// What is written on a device: partition table, filesystem, RAID or LVM signature (libblkid probe).
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "common/error.hpp"
+
+namespace diskvet::devices {
+
+struct Signatures {
+  std::string partition_table;   // "gpt", "dos"; empty when none
+  size_t partition_count = 0;
+  std::string type;              // superblock TYPE: "ext4", "swap", "LVM2_member", "linux_raid_member"
+  std::string usage;             // libblkid USAGE: "filesystem", "raid", "crypto", "other"
+  std::string label;
+  bool ambivalent = false;       // several signatures at once (libblkid safeprobe returned -2)
+  bool any() const { return !partition_table.empty() || !type.empty() || ambivalent; }
+};
+
+// Probes a block device node (opened read-only, never written). An error when it cannot be read:
+// the caller must treat an unprobed device as protected.
+Result<Signatures> probe_signatures(const std::string& node);
+
+// "an ext4 filesystem signature", "an LVM physical volume signature (LVM2_member)".
+std::string describe_signature(const Signatures& s);
+
+}  // namespace diskvet::devices
+
+namespace diskvet::devices {
+
+// A kernel-command-line device spec ("/dev/sda1", "UUID=...", "PARTUUID=...", "LABEL=...") as the
+// device node it names, via libblkid's tag evaluation; empty when nothing matches.
+std::string resolve_device_spec(const std::string& spec);
+
+}  // namespace diskvet::devices

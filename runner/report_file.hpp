@@ -1,0 +1,32 @@
+// The report on disk: sealed with the sha256 of its canonical content, written to a temporary file,
+// fsynced and renamed over the old one (then the directory fsynced), so a crash leaves either the
+// old report or the new one, never half of either.
+#pragma once
+
+#include <boost/json.hpp>
+
+#include <functional>
+#include <string>
+
+#include "common/error.hpp"
+
+namespace diskvet::runner {
+
+// The canonical content is the serialized document without its "sha256" member; the sealed text
+// appends "sha256": hex(SHA-256(canonical)) as the last member.
+std::string seal_report(boost::json::object doc);
+
+// Checks a sealed text: true when the sha256 member matches the rest.
+bool seal_matches(std::string_view text);
+
+// Writes atomically. `after_chunk` is a test seam called after each chunk written to the temporary
+// file (bytes so far); production callers leave it empty.
+Status write_file_atomic(const std::string& path, std::string_view text, const std::function<void(size_t)>& after_chunk = {});
+
+struct LoadedReport {
+  boost::json::object doc;
+  bool seal_ok = false;
+};
+Result<LoadedReport> load_report(const std::string& path);
+
+}  // namespace diskvet::runner

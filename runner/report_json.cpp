@@ -1,0 +1,241 @@
+// RunResult -> report JSON.
+#include "runner/report_json.hpp"
+
+#include <sys/utsname.h>
+#include <unistd.h>
+
+#include <fmt/format.h>
+
+#include <fstream>
+#include <thread>
+
+#include "diskvet/version.hpp"
+#include "runner/measurement_json.hpp"
+
+namespace diskvet::runner {
+
+namespace json = boost::json;
+
+HostInfo probe_host() {
+  HostInfo h;
+  utsname u{};
+  if (uname(&u) == 0) h.kernel = fmt::format("{} {} {}", u.sysname, u.release, u.machine);
+  std::ifstream cpu("/proc/cpuinfo");
+  for (std::string line; std::getline(cpu, line);)
+    if (line.starts_with("model name")) {
+      auto colon = line.find(':');
+      if (colon != std::string::npos) h.cpu = line.substr(line.find_first_not_of(" \t", colon + 1));
+      break;
+    }
+  h.cores = std::thread::hardware_concurrency();
+  long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
+  if (pages > 0 && page > 0) h.memory_bytes = static_cast<uint64_t>(pages) * static_cast<uint64_t>(page);
+  return h;
+}
+
+namespace {
+
+const char* kind_name(devices::DeviceKind k) {
+  switch (k) {
+    case devices::DeviceKind::nvme: return "nvme";
+    case devices::DeviceKind::scsi: return "scsi";
+    case devices::DeviceKind::virtio: return "virtio";
+    case devices::DeviceKind::loop: return "loop";
+    case devices::DeviceKind::zram: return "zram";
+    case devices::DeviceKind::md: return "md";
+    case devices::DeviceKind::dm: return "dm";
+    case devices::DeviceKind::other: return "other";
+  }
+  return "other";
+}
+
+template <typename T>
+json::value opt(const std::optional<T>& v) {
+  return v ? json::value(*v) : json::value(nullptr);
+}
+
+json::value health_json(const std::optional<devices::Health>& h) {
+  if (!h) return nullptr;
+  json::object o;
+  o["known"] = h->known;
+  o["healthy"] = h->known ? json::value(h->healthy()) : json::value(nullptr);
+  o["critical_warning"] = opt(h->critical_warning);
+  o["temperature_c"] = opt(h->temperature_c);
+  o["available_spare_pct"] = opt(h->available_spare_pct);
+  o["percentage_used"] = opt(h->percentage_used);
+  o["data_units_read"] = opt(h->data_units_read);
+  o["data_units_written"] = opt(h->data_units_written);
+  o["media_errors"] = opt(h->media_errors);
+  o["error_log_entries"] = opt(h->error_log_entries);
+  o["thermal_transitions"] = opt(h->thermal_transitions);
+  json::array p;
+  for (const auto& s : h->problems) p.push_back(json::value(s));
+  o["problems"] = std::move(p);
+  return o;
+}
+
+// After minus before for the counters that should only grow; null where either side is unknown.
+json::value health_delta(const std::optional<devices::Health>& a, const std::optional<devices::Health>& b) {
+  if (!a || !b || !a->known || !b->known) return nullptr;
+  json::object o;
+  auto d = [&](const char* name, const auto& x, const auto& y) {
+    o[name] = x && y ? json::value(static_cast<int64_t>(*y) - static_cast<int64_t>(*x)) : json::value(nullptr);
+  };
+  d("data_units_read", a->data_units_read, b->data_units_read);
+  d("data_units_written", a->data_units_written, b->data_units_written);
+  d("media_errors", a->media_errors, b->media_errors);
+  d("error_log_entries", a->error_log_entries, b->error_log_entries);
+  d("percentage_used", a->percentage_used, b->percentage_used);
+  return o;
+}
+
+json::array strings(const std::vector<std::string>& v) {
+  json::array a;
+  for (const auto& s : v) a.push_back(json::value(s));
+  return a;
+}
+
+json::object window_json(const WindowAssessment& w) {
+  return {{"first_round", w.first_round}, {"rounds", w.rounds},         {"mean", w.mean},
+          {"min", w.min},                 {"max", w.max},               {"excursion_pct", w.excursion_pct},
+          {"slope_per_round", w.slope_per_round}, {"slope_change_pct", w.slope_change_pct}, {"steady", w.steady}};
+}
+
+json::object workload_json(const WorkloadRecord& r) {
+  const Workload& w = r.workload;
+  json::object o;
+  o["rw"] = to_string(w.rw);
+  o["bs"] = w.bs_bytes;
+  o["iodepth"] = w.iodepth;
+  o["numjobs"] = w.numjobs;
+  if (reads(w.rw) && writes(w.rw)) o["rwmixread"] = w.rwmixread_pct;
+  o["runtime_s"] = w.runtime_s;
+  o["ramp_s"] = w.ramp_s;
+  o["offset_bytes"] = w.offset_bytes;
+  o["size_bytes"] = w.size_bytes;
+  if (w.rate_iops) o["rate_iops"] = w.rate_iops;
+  o["engine"] = to_string(w.engine);
+  o["fio"] = fio_command_line(w, r.target_path);
+  o["ran"] = r.ran;
+  if (!r.error.empty()) o["error"] = r.error;
+  o["result"] = r.ran ? json::value(job_json(r.result, "diskvet", r.target_path)) : json::value(nullptr);
+  if (r.warmup) {
+    json::array iops;
+    for (double x : r.warmup->iops) iops.push_back(x);
+    o["warmup"] = json::object{{"elapsed_s", r.warmup->elapsed_s}, {"settled", r.warmup->settled}, {"iops", std::move(iops)}};
+  }
+  if (!r.rounds.empty() || r.steady_required) {
+    json::object ss;
+    ss["required"] = r.steady_required;
+    const SteadyCriteria& c = r.steady_criteria;
+    ss["criteria"] = json::object{{"window_rounds", c.window_rounds}, {"max_rounds", c.max_rounds},
+                                  {"max_excursion_pct", c.max_excursion_pct}, {"max_slope_pct", c.max_slope_pct}};
+    ss["attained"] = r.steady_state && r.steady_state->attained;
+    ss["rounds_used"] = r.steady_state ? r.steady_state->rounds_used : r.rounds.size();
+    json::array rounds;
+    for (const auto& x : r.rounds) rounds.push_back(json::object{{"iops", x.iops}, {"lat_mean_us", x.lat_mean_us}, {"tracked", x.tracked}});
+    ss["rounds"] = std::move(rounds);
+    ss["window"] = r.steady_state && r.steady_state->window ? json::value(window_json(*r.steady_state->window)) : json::value(nullptr);
+    o["steady_state"] = std::move(ss);
+  }
+  if (!r.sweep.empty()) {
+    json::array pts;
+    for (const auto& p : r.sweep)
+      pts.push_back(json::object{{"iodepth", p.iodepth}, {"numjobs", p.numjobs}, {"outstanding", p.outstanding}, {"iops", p.iops},
+                                 {"lat_mean_us", p.lat_mean_us}, {"lat_p99_us", p.lat_p99_us}, {"gain_pct", p.gain_pct}});
+    o["sweep"] = json::object{{"points", std::move(pts)}, {"knee", r.knee ? json::value(*r.knee) : json::value(nullptr)}};
+  }
+  if (r.ran) {
+    const LittleCheck& c = r.little;
+    o["littles_law"] = json::object{{"configured_outstanding", c.configured_outstanding}, {"measured_outstanding", c.measured_outstanding},
+                                    {"job_cpu_busy_pct", c.job_cpu_busy_pct}, {"applies", c.applies}, {"queue_kept_full", c.queue_kept_full},
+                                    {"runner_bound", c.runner_bound}, {"note", c.note}};
+  }
+  return o;
+}
+
+json::object device_json(const DeviceResult& d) {
+  json::object o;
+  const devices::Device& v = d.device;
+  o["path"] = v.path;
+  o["name"] = v.name;
+  o["kind"] = kind_name(v.kind);
+  o["model"] = v.model;
+  o["serial"] = v.serial;
+  o["wwn"] = v.wwn;
+  o["firmware"] = v.firmware;
+  o["size_bytes"] = v.size_bytes;
+  o["logical_block_size"] = v.logical_block_size;
+  if (!v.backing_file.empty()) o["backing_file"] = v.backing_file;
+  o["tested_bytes"] = d.tested_bytes;
+  if (d.rate_cap_iops) o["rate_cap_iops"] = d.rate_cap_iops;
+  o["profile"] = json::object{{"name", d.profile_name.empty() ? json::value(nullptr) : json::value(d.profile_name)},
+                              {"file", d.profile_file},
+                              {"reason", d.profile_reason}};
+  o["started"] = d.started;
+  o["finished"] = d.finished;
+  o["completed"] = d.completed;
+  o["health"] = json::object{{"before", health_json(d.health_before)}, {"after", health_json(d.health_after)},
+                             {"delta", health_delta(d.health_before, d.health_after)}};
+  o["purge"] = json::object{{"requested", d.purge.requested}, {"method", d.purge.method}, {"detail", d.purge.detail}};
+  const PreconditionRecord& p = d.precondition;
+  o["precondition"] = json::object{{"performed", p.performed}, {"reason", p.reason}, {"bytes_written", p.bytes_written},
+                                   {"capacities_target", p.capacities_target}, {"capacities_written", p.capacities_written},
+                                   {"elapsed_s", p.elapsed_s}, {"capped", p.capped}, {"completed", p.completed}, {"fio", p.fio}};
+  o["probe"] = json::object{{"performed", d.probe.performed}, {"samples", d.probe.samples}, {"zero_samples", d.probe.zero_samples},
+                            {"unwritten", d.probe.unwritten}, {"filled_after", d.probe.filled_after}, {"detail", d.probe.detail}};
+  o["io_errors"] = d.facts.io_errors;
+  o["verdict"] = to_string(d.verdict.status);
+  o["reasons"] = strings(d.verdict.reasons);
+  json::array outliers;
+  for (const auto& x : d.outliers)
+    outliers.push_back(json::object{{"test", x.test_id}, {"metric", x.metric}, {"value", x.value}, {"median", x.median},
+                                    {"worse_pct", x.worse_pct}, {"group_size", x.group_size}});
+  o["outliers"] = std::move(outliers);
+  json::array tests;
+  for (const auto& t : d.tests) {
+    json::object to;
+    to["id"] = t.id;
+    to["description"] = t.description;
+    json::array ws;
+    for (const auto& w : t.workloads) ws.push_back(workload_json(w));
+    to["workloads"] = std::move(ws);
+    to["verdicts"] = json::value_from(t.verdicts);
+    to["verdict"] = to_string(t.verdict.status);
+    tests.push_back(std::move(to));
+  }
+  o["tests"] = std::move(tests);
+  return o;
+}
+
+}  // namespace
+
+json::object report_json(const RunResult& r, const HostInfo& host) {
+  json::object o;
+  o["schema"] = kReportSchema;
+  o["tool"] = json::object{{"name", "diskvet"}, {"version", kVersion}};
+  o["host"] = json::object{{"kernel", host.kernel}, {"cpu", host.cpu}, {"cores", host.cores}, {"memory_bytes", host.memory_bytes}};
+  o["started"] = r.started;
+  o["finished"] = r.finished;
+  o["suite"] = json::object{{"name", r.suite_name}, {"file", r.suite_file}, {"description", r.suite_description}};
+  // The profile when every device used the same one; per device otherwise.
+  json::value profile = nullptr;
+  if (!r.devices.empty()) {
+    bool same = true;
+    for (const auto& d : r.devices) same = same && d.profile_name == r.devices.front().profile_name;
+    if (same && !r.devices.front().profile_name.empty()) profile = json::value(r.devices.front().profile_name);
+    else if (!same) profile = "per device";
+  }
+  o["profile"] = profile;
+  o["verdict"] = to_string(r.verdict);
+  o["exit_code"] = r.exit_code();
+  o["complete"] = !r.aborted;
+  o["aborted"] = r.aborted ? json::value(r.abort_reason) : json::value(nullptr);
+  o["notes"] = strings(r.notes);
+  json::array devs;
+  for (const auto& d : r.devices) devs.push_back(device_json(d));
+  o["devices"] = std::move(devs);
+  return o;
+}
+
+}  // namespace diskvet::runner

@@ -1,0 +1,124 @@
+// Report JSON -> text tables.
+#include "runner/report_text.hpp"
+
+#include <fmt/format.h>
+
+#include "common/units.hpp"
+#include "runner/report_json_access.hpp"
+
+namespace diskvet::runner {
+
+namespace json = boost::json;
+using namespace rj;
+
+namespace {
+
+std::string fmt_value(const json::value& v, std::string_view key) {
+  if (!is_num(v, key)) return "-";
+  double x = num(v, key);
+  if (std::fabs(x) >= 1e4) return format_count(x);
+  if (std::fabs(x) >= 100) return fmt::format("{:.0f}", x);
+  return fmt::format("{:.3g}", x);
+}
+
+std::string workload_label(const json::value& w) {
+  std::string s = fmt::format("{} {} QD{}x{}", str(w, "rw"), format_bytes(static_cast<uint64_t>(num(w, "bs"))), num(w, "iodepth"), num(w, "numjobs"));
+  if (is_num(w, "rwmixread")) s += fmt::format(" {}%r", num(w, "rwmixread"));
+  return s;
+}
+
+void measured_table(std::string& out, const json::value& dev) {
+  out += fmt::format("  {:<20} {:<26} {:>9} {:>9} {:>9} {:>9} {:>9}\n", "test", "workload", "IOPS", "MB/s", "mean", "p99", "p99.99");
+  for (const auto& t : arr(dev, "tests"))
+    for (const auto& w : arr(t, "workloads")) {
+      const json::value& res = obj(w, "result");
+      std::string label = workload_label(w);
+      if (!flag(w, "ran")) {
+        out += fmt::format("  {:<20} {:<26} not run: {}\n", str(t, "id"), label, str(w, "error"));
+        continue;
+      }
+      for (const char* dir : {"read", "write"}) {
+        const json::value& d = obj(res, dir);
+        if (num(d, "total_ios") == 0) continue;
+        const json::value& lat = obj(d, "lat_ns");
+        const json::value& pct = obj(lat, "percentile");
+        out += fmt::format("  {:<20} {:<26} {:>9} {:>9.1f} {:>9} {:>9} {:>9}\n", str(t, "id"), label + " " + std::string(dir).substr(0, 1),
+                           format_count(num(d, "iops")), num(d, "bw_bytes") / 1e6, format_ns(num(lat, "mean")), format_ns(num(pct, "99.000000")),
+                           format_ns(num(pct, "99.990000")));
+      }
+    }
+}
+
+}  // namespace
+
+std::string render_report_text(const json::object& r) {
+  const json::value doc = r;
+  std::string out;
+  const json::value& suite = obj(doc, "suite");
+  out += fmt::format("diskvet {} - suite '{}' - {} device(s) - {} .. {}\n", str(obj(doc, "tool"), "version"), str(suite, "name"),
+                     arr(doc, "devices").size(), str(doc, "started"), str(doc, "finished"));
+  if (!flag(doc, "complete")) out += fmt::format("** PARTIAL REPORT: {} **\n", str(doc, "aborted"));
+  for (const auto& dev : arr(doc, "devices")) {
+    std::string ident = str(dev, "model");
+    if (!str(dev, "serial").empty()) ident += " s/n " + str(dev, "serial");
+    out += fmt::format("\n{} ({}{}{}), tested {} of {}\n", str(dev, "path"), ident.empty() ? "unknown model" : ident,
+                       str(dev, "kind").empty() ? "" : ", ", str(dev, "kind"), format_bytes(static_cast<uint64_t>(num(dev, "tested_bytes"))),
+                       format_bytes(static_cast<uint64_t>(num(dev, "size_bytes"))));
+    const json::value& prof = obj(dev, "profile");
+    out += fmt::format("  profile: {} - {}\n", str(prof, "name").empty() ? "none" : str(prof, "name"), str(prof, "reason"));
+    const json::value& purge = obj(dev, "purge");
+    if (flag(purge, "requested")) out += fmt::format("  purge: {} - {}\n", str(purge, "method"), str(purge, "detail"));
+    const json::value& pre = obj(dev, "precondition");
+    if (flag(pre, "performed"))
+      out += fmt::format("  precondition: {:.2f} of {:.2f} capacities written ({}) in {}{}\n", num(pre, "capacities_written"),
+                         num(pre, "capacities_target"), format_bytes(static_cast<uint64_t>(num(pre, "bytes_written"))),
+                         format_duration(num(pre, "elapsed_s")), str(pre, "reason").empty() ? "" : " - " + str(pre, "reason"));
+    else if (!str(pre, "reason").empty()) out += "  precondition: " + str(pre, "reason") + "\n";
+    const json::value& probe = obj(dev, "probe");
+    if (flag(probe, "performed")) out += "  probe: " + str(probe, "detail") + (flag(probe, "filled_after") ? " (preconditioned since)" : "") + "\n";
+    for (const auto& t : arr(dev, "tests"))
+      for (const auto& w : arr(t, "workloads")) {
+        const json::value& lit = obj(w, "littles_law");
+        if (flag(lit, "runner_bound")) out += fmt::format("  note: {} {}: {}\n", str(t, "id"), workload_label(w), str(lit, "note"));
+        const json::value& ss = obj(w, "steady_state");
+        if (at(w, "steady_state"))
+          out += fmt::format("  steady state: {} {}: {} after {} round(s)\n", str(t, "id"), workload_label(w),
+                             flag(ss, "attained") ? "attained" : "NOT attained", num(ss, "rounds_used"));
+        const json::value& sw = obj(w, "sweep");
+        if (is_num(sw, "knee")) {
+          const auto& pts = arr(sw, "points");
+          auto k = static_cast<size_t>(num(sw, "knee"));
+          if (k < pts.size())
+            out += fmt::format("  knee: {} {}: {} IOPS at {} outstanding ({} steps)\n", str(t, "id"), str(w, "rw"), format_count(num(pts[k], "iops")),
+                               num(pts[k], "outstanding"), pts.size());
+        }
+      }
+    out += "\n";
+    measured_table(out, dev);
+    bool any = false;
+    for (const auto& t : arr(dev, "tests"))
+      for (const auto& v : arr(t, "verdicts")) {
+        if (!any) {
+          out += fmt::format("\n  {:<20} {:<20} {:>14} {:>10} {:>8}  {}\n", "test", "metric", "expected", "measured", "margin", "verdict");
+          any = true;
+        }
+        std::string expected = is_num(v, "expected") ? fmt::format("{} {}", str(v, "bound") == "min" ? ">=" : "<=", fmt_value(v, "expected")) : "-";
+        std::string margin = is_num(v, "margin_pct") ? fmt::format("{:+.1f}%", num(v, "margin_pct")) : "-";
+        out += fmt::format("  {:<20} {:<20} {:>14} {:>10} {:>8}  {}\n", str(v, "test"), str(v, "metric"), expected, fmt_value(v, "measured"), margin,
+                           str(v, "status"));
+        if (str(v, "status") != "PASS") out += fmt::format("  {:<20} {}\n", "", str(v, "reason"));
+      }
+    for (const auto& o : arr(dev, "outliers"))
+      out += fmt::format("  OUTLIER: {} {}: {} vs median {} of {} devices ({:.0f}% worse)\n", str(o, "test"), str(o, "metric"), fmt_value(o, "value"),
+                         fmt_value(o, "median"), num(o, "group_size"), num(o, "worse_pct"));
+    out += fmt::format("  device verdict: {}\n", str(dev, "verdict"));
+    for (const auto& reason : arr(dev, "reasons"))
+      if (reason.is_string()) out += fmt::format("    - {}\n", std::string_view(reason.get_string()));
+  }
+  for (const auto& n : arr(doc, "notes"))
+    if (n.is_string()) out += fmt::format("\nnote: {}\n", std::string_view(n.get_string()));
+  out += fmt::format("\nOVERALL: {}  (exit {})\n", str(doc, "verdict"), num(doc, "exit_code"));
+  return out;
+}
+
+}  // namespace diskvet::runner

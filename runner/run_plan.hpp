@@ -1,0 +1,52 @@
+// RunPlan: the suite, and per device its opened target, its profile and lab options — everything a
+// run needs, decided before the first I/O. Effects the runner cannot do itself come through hooks.
+#pragma once
+
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "devices/device.hpp"
+#include "runner/run_result.hpp"
+#include "runner/target.hpp"
+#include "suites/profile.hpp"
+#include "suites/suite.hpp"
+
+namespace diskvet::runner {
+
+struct DevicePlan {
+  devices::Device device;
+  Target target;   // opened through the protection gate when writable (held O_EXCL for the run)
+  std::optional<suites::Profile> profile;
+  std::string profile_reason;
+  uint64_t rate_cap_iops = 0;  // total IOPS cap for every workload on this device (0: none)
+};
+
+// Effects at the edges, supplied by the front end (the devices library implements them).
+struct RunHooks {
+  // Health now; nullopt when no source is known. Called before and after the tests.
+  std::function<std::optional<devices::Health>(const devices::Device&)> read_health;
+  // NVMe format with user-data erase or sanitize. Returns the record when it ran or failed;
+  // nullopt when not supported here (the runner then tries discard).
+  std::function<std::optional<PurgeRecord>(const devices::Device&, const Target&)> nvme_purge;
+};
+
+struct RunOptions {
+  bool parallel = false;
+  std::optional<double> precondition_limit_s;  // overrides the suite's cap
+  std::optional<double> duration_s;            // overrides every measurement window's runtime
+  const std::atomic<bool>* stop = nullptr;     // SIGINT/SIGTERM: stop cleanly, partial report
+};
+
+struct RunPlan {
+  suites::Suite suite;
+  std::vector<DevicePlan> devices;
+  RunOptions options;
+};
+
+// Picks the profile for a device: the first non-template profile whose model regex matches the
+// whole model and whose size range holds the device. The reason says which matched or why none did.
+std::optional<suites::Profile> match_profile(const devices::Device& d, const std::vector<suites::Profile>& profiles, std::string& reason);
+
+}  // namespace diskvet::runner

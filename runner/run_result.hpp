@@ -1,0 +1,143 @@
+// What a suite run found: per device the phases (purge, preconditioning, probe), per test the
+// workloads with their measurements, rounds and sweep curve, and the verdicts. Plain values; the
+// report writer turns them into JSON and never runs anything.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "devices/device.hpp"
+#include "runner/measurement.hpp"
+#include "runner/steady_state.hpp"
+#include "runner/verdict.hpp"
+
+namespace diskvet::runner {
+
+struct PurgeRecord {
+  bool requested = false;
+  std::string method = "none";  // "nvme-format", "nvme-sanitize", "discard", "none"
+  std::string detail;           // why this method, or what failed
+};
+
+struct PreconditionRecord {
+  bool performed = false;
+  std::string reason;             // why it ran (suite, unwritten region) or why not
+  uint64_t bytes_written = 0;
+  double capacities_target = 0;
+  double capacities_written = 0;  // bytes_written / tested capacity
+  double elapsed_s = 0;
+  bool capped = false;            // stopped by the time cap before the target
+  bool completed = false;
+  std::string fio;                // the equivalent fio command line
+};
+
+struct ProbeRecord {
+  bool performed = false;
+  uint32_t samples = 0;
+  uint32_t zero_samples = 0;
+  bool unwritten = false;      // more zero samples than the suite allows
+  bool filled_after = false;   // preconditioned because of it
+  std::string detail;
+};
+
+struct WarmupRecord {
+  bool performed = false;
+  double elapsed_s = 0;
+  bool settled = false;  // IOPS steady by the slope criterion before the cap
+  std::vector<double> iops;  // per interval
+};
+
+// One round of workload-dependent preconditioning (SNIA PTS 3.3).
+struct RoundRecord {
+  double iops = 0;
+  double lat_mean_us = 0;
+  double tracked = 0;  // the value the detector saw
+};
+
+struct SweepPoint {
+  uint32_t iodepth = 1;
+  uint32_t numjobs = 1;
+  uint32_t outstanding = 1;  // iodepth x numjobs
+  double iops = 0;
+  double lat_mean_us = 0;
+  double lat_p99_us = 0;
+  double gain_pct = 0;       // over the previous step
+};
+
+// Little's law (IOPS x mean latency = outstanding I/Os) and the tool's own CPU: was the runner the bottleneck?
+struct LittleCheck {
+  double configured_outstanding = 0;
+  double measured_outstanding = 0;
+  double job_cpu_busy_pct = 0;  // mean over the job threads
+  bool applies = true;          // false when rate-capped (the queue is not meant to be full)
+  bool queue_kept_full = true;
+  bool runner_bound = false;
+  std::string note;
+};
+
+struct WorkloadRecord {
+  Workload workload;        // as run (after the sweep: the knee's depth and jobs)
+  std::string target_path;
+  Measurement result;       // the measurement the verdicts read (the knee, for a sweep)
+  bool ran = false;
+  std::string error;        // a runtime error that stopped it
+  std::optional<WarmupRecord> warmup;
+  std::vector<RoundRecord> rounds;
+  std::optional<SteadyStateResult> steady_state;
+  bool steady_required = false;
+  SteadyCriteria steady_criteria;  // what the suite asked for
+  std::vector<SweepPoint> sweep;
+  std::optional<size_t> knee;  // index into sweep
+  LittleCheck little;
+};
+
+struct TestRecord {
+  std::string id;
+  std::string description;
+  std::vector<WorkloadRecord> workloads;
+  std::vector<MetricVerdict> verdicts;
+  Rollup verdict;
+};
+
+struct Outlier {
+  std::string test_id;
+  std::string metric;
+  double value = 0;
+  double median = 0;
+  double worse_pct = 0;
+  size_t group_size = 0;
+};
+
+struct DeviceResult {
+  devices::Device device;
+  uint64_t tested_bytes = 0;
+  uint64_t rate_cap_iops = 0;  // lab option: emulate a slower device
+  std::string profile_name;    // empty: none
+  std::string profile_file;
+  std::string profile_reason;  // "named on the command line", "matched model ... and size", "no profile matched"
+  std::optional<devices::Health> health_before, health_after;
+  PurgeRecord purge;
+  PreconditionRecord precondition;
+  ProbeRecord probe;
+  std::vector<TestRecord> tests;
+  DeviceFacts facts;
+  Rollup verdict;
+  std::vector<Outlier> outliers;
+  std::string started, finished;  // ISO 8601 UTC
+  bool completed = false;
+};
+
+struct RunResult {
+  std::string suite_name, suite_file, suite_description;
+  std::string started, finished;
+  std::vector<DeviceResult> devices;
+  VerdictStatus verdict = VerdictStatus::not_evaluated;
+  bool aborted = false;   // interrupted or a runtime error: the report is partial and says so
+  std::string abort_reason;
+  std::vector<std::string> notes;
+  int exit_code() const { return runner::exit_code(verdict, aborted); }
+};
+
+}  // namespace diskvet::runner

@@ -1,0 +1,75 @@
+// The run across devices: in turn or in parallel, then outliers and the overall verdict.
+#include "runner/suite_run.hpp"
+
+#include <fmt/format.h>
+
+#include <ctime>
+#include <thread>
+
+#include "runner/outliers.hpp"
+
+namespace diskvet::runner {
+
+std::string_view to_string(Phase p) {
+  switch (p) {
+    case Phase::gate: return "gate";
+    case Phase::health_before: return "health-before";
+    case Phase::purge: return "purge";
+    case Phase::precondition: return "precondition";
+    case Phase::probe: return "probe";
+    case Phase::warmup: return "warmup";
+    case Phase::steady_state: return "steady-state";
+    case Phase::measure: return "measure";
+    case Phase::health_after: return "health-after";
+    case Phase::verdict: return "verdict";
+    case Phase::done: return "done";
+  }
+  return "?";
+}
+
+std::string utc_now_iso8601() {
+  std::time_t t = std::time(nullptr);
+  std::tm tm{};
+  gmtime_r(&t, &tm);
+  char buf[32];
+  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
+  return buf;
+}
+
+RunResult run_suite(RunPlan& plan, const RunHooks& hooks, RunEvents& sink) {
+  SerializedEvents events(sink);
+  RunResult r;
+  r.suite_name = plan.suite.name;
+  r.suite_file = plan.suite.file;
+  r.suite_description = plan.suite.description;
+  r.started = utc_now_iso8601();
+  r.devices.resize(plan.devices.size());
+  if (plan.options.parallel && plan.devices.size() > 1) {
+    std::vector<std::thread> threads;
+    for (size_t i = 0; i < plan.devices.size(); ++i)
+      threads.emplace_back([&, i] { r.devices[i] = run_device(plan.devices[i], plan.suite, plan.options, hooks, events); });
+    for (auto& t : threads) t.join();
+    r.notes.push_back("devices ran in parallel (--parallel): they shared the host's CPU and buses");
+  } else {
+    for (size_t i = 0; i < plan.devices.size(); ++i) r.devices[i] = run_device(plan.devices[i], plan.suite, plan.options, hooks, events);
+  }
+  flag_outliers(r.devices);
+  std::vector<VerdictStatus> statuses;
+  for (const auto& d : r.devices) {
+    statuses.push_back(d.verdict.status);
+    if (!d.completed) {
+      r.aborted = true;
+      r.abort_reason = d.facts.error.empty() ? "a device did not complete" : d.device.path + ": " + d.facts.error;
+    }
+  }
+  if (plan.options.stop && plan.options.stop->load()) {
+    r.aborted = true;
+    r.abort_reason = "interrupted by a signal: the report is partial";
+  }
+  r.verdict = rollup_overall(statuses);
+  r.finished = utc_now_iso8601();
+  events.on_phase(PhaseEvent{"", Phase::done, "", -1, std::string(to_string(r.verdict))});
+  return r;
+}
+
+}  // namespace diskvet::runner

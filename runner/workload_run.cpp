@@ -1,0 +1,167 @@
+// Warmup, sweep, steady-state rounds and measurement windows of one workload.
+#include "runner/workload_run.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+
+#include "common/units.hpp"
+#include "runner/engine.hpp"
+#include "runner/knee.hpp"
+#include "runner/metric.hpp"
+#include "runner/step_observer.hpp"
+
+namespace diskvet::runner {
+
+namespace {
+
+std::string describe(const Workload& w) {
+  std::string d = fmt::format("{} {} QD{} x{}", to_string(w.rw), format_bytes(w.bs_bytes), w.iodepth, w.numjobs);
+  if (reads(w.rw) && writes(w.rw)) d += fmt::format(" {}% read", w.rwmixread_pct);
+  return d;
+}
+
+Result<Measurement> run_step(const WorkloadContext& c, const Workload& w, Phase phase, std::string detail,
+                             std::function<bool(const IntervalSample&)> until = {}) {
+  auto valid = validate(w, c.target.info().size_bytes, c.target.info().logical_block_size);
+  if (!valid) return valid.error();
+  c.events.on_phase(PhaseEvent{c.device, phase, c.test.id, static_cast<int>(c.index), detail});
+  StepObserver obs(StepContext{&c.events, c.device, phase, c.test.id, static_cast<int>(c.index), detail}, c.stop, std::move(until));
+  auto m = run_workload(*valid, c.target, obs.control());
+  if (m && obs.interrupted()) m->interrupted = true;
+  return m;
+}
+
+bool stopped(const WorkloadContext& c) { return c.stop && c.stop->load(); }
+
+// Cache warmup: 1 s intervals until the last `window` intervals are steady by the slope criterion.
+WarmupRecord warmup(const WorkloadContext& c, Workload w) {
+  const suites::WarmupSpec& spec = c.suite.warmup;
+  WarmupRecord rec;
+  w.runtime_s = spec.max_s;
+  w.ramp_s = 0;
+  w.interval_s = spec.interval_s;
+  SteadyCriteria crit;
+  crit.window_rounds = spec.window;
+  crit.max_slope_pct = spec.max_slope_pct;
+  crit.check_excursion = false;
+  bool settled = false;
+  std::vector<double> iops;
+  auto until = [&](const IntervalSample& s) {
+    if (s.dur_s < 0.9 * spec.interval_s) return false;
+    iops.push_back(s.total_iops());
+    if (iops.size() < spec.window) return false;
+    settled = assess_window(std::span(iops).last(spec.window), crit).steady;
+    return settled;
+  };
+  auto m = run_step(c, w, Phase::warmup, fmt::format("warming caches: {} until IOPS are steady (at most {})", describe(w), format_duration(spec.max_s)), until);
+  rec.performed = true;
+  rec.settled = settled;
+  rec.iops = iops;
+  if (m) rec.elapsed_s = m->elapsed_s;
+  return rec;
+}
+
+void finish(WorkloadRecord& rec, Result<Measurement> m) {
+  if (!m) {
+    rec.error = m.error().message();
+    return;
+  }
+  rec.result = std::move(*m);
+  rec.workload = rec.result.workload;
+  rec.ran = true;
+  rec.little = little_check(rec.result);
+}
+
+}  // namespace
+
+Workload resolve_workload(const WorkloadContext& c, const Workload& base) {
+  Workload w = base;
+  w.offset_bytes = c.region.offset_bytes;
+  w.size_bytes = c.region.size_bytes;
+  if (c.duration_s) w.runtime_s = *c.duration_s;
+  if (c.rate_cap_iops) w.rate_iops = std::max<uint64_t>(1, c.rate_cap_iops / w.numjobs);
+  return w;
+}
+
+WorkloadRecord run_test_workload(const WorkloadContext& c) {
+  WorkloadRecord rec;
+  Workload w = resolve_workload(c, c.test.workloads.at(c.index));
+  rec.workload = w;
+  rec.target_path = c.target.info().path;
+  const bool read_only = !writes(w.rw);
+
+  if (c.suite.warmup.enabled && read_only && !stopped(c)) rec.warmup = warmup(c, w);
+
+  if (c.test.sweep) {
+    // The max-iops sweep: outstanding I/O grows step by step until IOPS stop rising (the knee).
+    std::vector<Measurement> kept;
+    for (const auto& step : c.test.sweep->steps) {
+      if (stopped(c)) break;
+      Workload s = w;
+      s.iodepth = step.iodepth;
+      s.numjobs = step.numjobs;
+      if (c.rate_cap_iops) s.rate_iops = std::max<uint64_t>(1, c.rate_cap_iops / s.numjobs);
+      auto m = run_step(c, s, Phase::measure, fmt::format("sweep step {} of at most {}: {}", rec.sweep.size() + 1, c.test.sweep->steps.size(), describe(s)));
+      if (!m) {
+        rec.error = m.error().message();
+        break;
+      }
+      SweepPoint p;
+      p.iodepth = step.iodepth;
+      p.numjobs = step.numjobs;
+      p.outstanding = step.iodepth * step.numjobs;
+      p.iops = m->total_iops();
+      p.lat_mean_us = measure(*m, MetricScope::total, MetricKind::lat_mean_us).value_or(0);
+      p.lat_p99_us = measure(*m, MetricScope::total, MetricKind::lat_p99_us).value_or(0);
+      rec.sweep.push_back(p);
+      kept.push_back(std::move(*m));
+      if (kept.back().io_errors || kept.back().interrupted) break;
+      if (sweep_should_stop(rec.sweep, c.test.sweep->min_gain_pct)) break;
+    }
+    if (!kept.empty()) {
+      rec.knee = knee_index(rec.sweep);
+      finish(rec, std::move(kept[*rec.knee]));
+      // Errors anywhere in the sweep count, not only at the knee.
+      for (const auto& k : kept) rec.result.io_errors = std::max(rec.result.io_errors, k.io_errors);
+      rec.result.interrupted = rec.result.interrupted || kept.back().interrupted;
+    }
+    return rec;
+  }
+
+  if (c.suite.steady_state.enabled) {
+    // Workload-dependent preconditioning: rounds of the stimulus until steady state (SNIA PTS 3.3).
+    const auto& ss = c.suite.steady_state;
+    rec.steady_required = ss.required;
+    rec.steady_criteria = ss.criteria;
+    Workload round = w;
+    round.runtime_s = c.duration_s ? std::min(ss.round_s, *c.duration_s) : ss.round_s;
+    std::vector<double> tracked;
+    for (size_t r = 0; r < ss.criteria.max_rounds && !stopped(c); ++r) {
+      round.ramp_s = r == 0 ? w.ramp_s : 0;
+      auto m = run_step(c, round, Phase::steady_state, fmt::format("round {} of at most {}: {}", r + 1, ss.criteria.max_rounds, describe(round)));
+      if (!m) {
+        rec.error = m.error().message();
+        return rec;
+      }
+      RoundRecord rr;
+      rr.iops = m->total_iops();
+      rr.lat_mean_us = measure(*m, MetricScope::total, MetricKind::lat_mean_us).value_or(0);
+      rr.tracked = c.test.track_latency ? rr.lat_mean_us : rr.iops;
+      rec.rounds.push_back(rr);
+      tracked.push_back(rr.tracked);
+      if (m->io_errors) {
+        finish(rec, std::move(m));
+        return rec;
+      }
+      rec.steady_state = detect_steady_state(tracked, ss.criteria);
+      if (rec.steady_state->attained) break;
+    }
+    if (stopped(c)) return rec;
+    w.ramp_s = 0;
+  }
+  finish(rec, run_step(c, w, Phase::measure, fmt::format("measuring {} for {}", describe(w), format_duration(w.runtime_s))));
+  return rec;
+}
+
+}  // namespace diskvet::runner

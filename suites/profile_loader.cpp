@@ -1,0 +1,124 @@
+// Profile files -> Profile values, strictly: unknown metrics, bounds or keys are errors.
+#include <fmt/format.h>
+
+#include <regex>
+
+#include "suites/builtin_files.hpp"
+#include "suites/profile.hpp"
+#include "suites/strict_reader.hpp"
+
+namespace diskvet::suites {
+
+namespace json = boost::json;
+
+Result<Profile> parse_profile(std::string_view text, const std::string& file) {
+  auto doc = parse_json_text(text, file);
+  if (!doc) return doc.error();
+  std::optional<Error> err;
+  Profile p;
+  p.file = file;
+  StrictReader top(*doc, file, "", &err);
+  top.string("name", p.name, true);
+  top.string("description", p.description);
+  top.string("source", p.source);
+  top.boolean("template", p.template_only);
+  if (const json::object* m = top.object("match")) {
+    StrictReader r(*m, file, "match", &err);
+    r.string("model", p.match.model_regex);
+    r.size("min_bytes", p.match.min_bytes, 0, UINT64_MAX);
+    r.size("max_bytes", p.match.max_bytes, 0, UINT64_MAX);
+    r.finish();
+    if (!err && !p.match.model_regex.empty()) {
+      try {
+        std::regex re(p.match.model_regex);
+      } catch (const std::regex_error& e) {
+        r.fail("model", fmt::format("'{}' is not a regular expression: {}", p.match.model_regex, e.what()));
+      }
+    }
+    if (!err && p.match.max_bytes && p.match.max_bytes < p.match.min_bytes)
+      r.fail("max_bytes", fmt::format("{} is below min_bytes ({})", p.match.max_bytes, p.match.min_bytes));
+  }
+  if (const json::object* limits = top.object("limits", true)) {
+    for (const auto& [test_key, metrics] : *limits) {
+      std::string where = fmt::format("limits.{}", std::string(test_key));
+      TestLimits t;
+      t.test_id = std::string(test_key);
+      if (!metrics.is_object()) {
+        top.fail(where, "must be an object of metrics", "e.g. {\"lat_p99_us\": {\"max\": 200}}");
+        break;
+      }
+      for (const auto& [metric_key, spec] : metrics.get_object()) {
+        std::string mname(metric_key);
+        std::string mwhere = where + "." + mname;
+        auto metric = runner::parse_metric(mname);
+        if (!metric) {
+          top.fail(mwhere, "is not a known metric", "known: " + runner::known_metric_names());
+          break;
+        }
+        StrictReader r(spec, file, mwhere, &err);
+        MetricLimit ml{mname, *metric, {}, {}};
+        bool has_min = r.has("min"), has_max = r.has("max");
+        if (has_min == has_max) r.fail("", "needs exactly one of \"min\" or \"max\"");
+        double value = -1;
+        r.number(has_min ? "min" : "max", value, 0, 1e15);
+        if (!err && value <= 0) r.fail(has_min ? "min" : "max", "must be above zero");
+        ml.limit.bound = has_min ? runner::Limit::Bound::min : runner::Limit::Bound::max;
+        if (!err && has_min != metric->higher_is_better())
+          r.fail(has_min ? "min" : "max",
+                 fmt::format("a {} limit on {} makes no sense: {} is better", has_min ? "min" : "max", mname,
+                             metric->higher_is_better() ? "higher" : "lower"),
+                 fmt::format("use \"{}\"", metric->higher_is_better() ? "min" : "max"));
+        ml.limit.value = value;
+        r.number("tolerance_pct", ml.limit.tolerance_pct, 0, 100);
+        std::string source;  // where this number comes from (vendor profiles must say)
+        r.string("source", source);
+        ml.source = source;
+        r.finish();
+        if (err) break;
+        t.limits.push_back(ml);
+      }
+      if (err) break;
+      p.tests.push_back(std::move(t));
+    }
+  }
+  top.finish();
+  if (err) return *err;
+  return p;
+}
+
+Result<Profile> load_profile_file(const std::string& path) {
+  auto text = read_text_file(path);
+  if (!text) return text.error();
+  return parse_profile(*text, path);
+}
+
+std::vector<std::string> builtin_profile_names() {
+  std::vector<std::string> names;
+  for (const auto& f : builtin_profile_files()) names.emplace_back(f.name);
+  return names;
+}
+
+Result<Profile> builtin_profile(const std::string& name) {
+  for (const auto& f : builtin_profile_files())
+    if (f.name == name) return parse_profile(f.text, fmt::format("suites/profiles/{}.json", name));
+  std::string names;
+  for (const auto& n : builtin_profile_names()) names += (names.empty() ? "" : ", ") + n;
+  return usage_error("--profile", fmt::format("no profile named '{}'", name), "shipped profiles: " + names + "; or give a path to a profile file");
+}
+
+Result<std::vector<Profile>> builtin_profiles() {
+  std::vector<Profile> all;
+  for (const auto& n : builtin_profile_names()) {
+    auto p = builtin_profile(n);
+    if (!p) return p.error();
+    all.push_back(std::move(*p));
+  }
+  return all;
+}
+
+Result<Profile> resolve_profile(const std::string& s) {
+  if (s.find('/') != std::string::npos || s.ends_with(".json")) return load_profile_file(s);
+  return builtin_profile(s);
+}
+
+}  // namespace diskvet::suites

@@ -1,0 +1,179 @@
+// Strict reading of suite and profile files.
+#include "suites/strict_reader.hpp"
+
+#include <fmt/format.h>
+
+#include <cmath>
+#include <fstream>
+#include <sstream>
+
+#include "common/units.hpp"
+
+namespace diskvet::suites {
+
+namespace json = boost::json;
+
+StrictReader::StrictReader(const json::value& v, std::string file, std::string where, std::optional<Error>* error)
+    : file_(std::move(file)), where_(std::move(where)), error_(error) {
+  obj_ = v.if_object();
+  if (!obj_) fail("", "must be a JSON object");
+}
+
+StrictReader::StrictReader(const json::object& o, std::string file, std::string where, std::optional<Error>* error)
+    : obj_(&o), file_(std::move(file)), where_(std::move(where)), error_(error) {}
+
+bool StrictReader::has(std::string_view key) const { return obj_ && obj_->contains(key); }
+
+std::string StrictReader::path(std::string_view key) const {
+  if (where_.empty()) return std::string(key.empty() ? "(top level)" : key);
+  return key.empty() ? where_ : fmt::format("{}.{}", where_, key);
+}
+
+void StrictReader::fail(std::string_view key, std::string reason, std::string fix) {
+  if (error_->has_value()) return;
+  *error_ = input_error(fmt::format("{}: {}", file_, path(key)), std::move(reason), std::move(fix));
+}
+
+const json::value* StrictReader::get(std::string_view key) {
+  known_.insert(std::string(key));
+  if (!obj_ || !ok()) return nullptr;
+  auto it = obj_->find(key);
+  return it == obj_->end() ? nullptr : &it->value();
+}
+
+void StrictReader::string(std::string_view key, std::string& out, bool required) {
+  const json::value* v = get(key);
+  if (!v) {
+    if (required && obj_) fail(key, "is required");
+    return;
+  }
+  if (!v->is_string()) return fail(key, "must be a string");
+  out = std::string(v->get_string());
+}
+
+void StrictReader::boolean(std::string_view key, bool& out) {
+  const json::value* v = get(key);
+  if (!v) return;
+  if (!v->is_bool()) return fail(key, "must be true or false");
+  out = v->get_bool();
+}
+
+void StrictReader::uint(std::string_view key, uint64_t& out, uint64_t lo, uint64_t hi) {
+  const json::value* v = get(key);
+  if (!v) return;
+  uint64_t x = 0;
+  if (v->is_uint64()) x = v->get_uint64();
+  else if (v->is_int64() && v->get_int64() >= 0) x = static_cast<uint64_t>(v->get_int64());
+  else if (v->is_int64()) return fail(key, fmt::format("{} is negative", v->get_int64()), fmt::format("use {}..{}", lo, hi));
+  else return fail(key, "must be a whole number");
+  if (x < lo || x > hi) return fail(key, fmt::format("{} is outside {}..{}", x, lo, hi));
+  out = x;
+}
+
+void StrictReader::uint32(std::string_view key, uint32_t& out, uint32_t lo, uint32_t hi) {
+  uint64_t x = out;
+  uint(key, x, lo, hi);
+  out = static_cast<uint32_t>(x);
+}
+
+void StrictReader::number(std::string_view key, double& out, double lo, double hi) {
+  const json::value* v = get(key);
+  if (!v) return;
+  if (!v->is_number()) return fail(key, "must be a number");
+  double x = v->to_number<double>();
+  if (!std::isfinite(x) || x < lo || x > hi) return fail(key, fmt::format("{} is outside {}..{}", x, lo, hi));
+  out = x;
+}
+
+void StrictReader::size(std::string_view key, uint64_t& out, uint64_t lo, uint64_t hi) {
+  const json::value* v = get(key);
+  if (!v) return;
+  std::optional<uint64_t> x;
+  if (v->is_uint64()) x = v->get_uint64();
+  else if (v->is_int64() && v->get_int64() >= 0) x = static_cast<uint64_t>(v->get_int64());
+  else if (v->is_string()) x = parse_size(v->get_string());
+  if (!x) return fail(key, "is not a size", "use bytes or fio's units, e.g. 4096, \"4k\", \"1g\"");
+  if (*x < lo || *x > hi) return fail(key, fmt::format("{} is outside {}..{}", format_bytes(*x), format_bytes(lo), format_bytes(hi)));
+  out = *x;
+}
+
+void StrictReader::duration(std::string_view key, double& out, double lo_s, double hi_s) {
+  const json::value* v = get(key);
+  if (!v) return;
+  std::optional<double> x;
+  if (v->is_number()) x = v->to_number<double>();
+  else if (v->is_string()) x = parse_duration_s(v->get_string());
+  if (!x || !std::isfinite(*x)) return fail(key, "is not a duration", "use seconds or e.g. \"5s\", \"2m\", \"1h\"");
+  if (*x < lo_s || *x > hi_s) return fail(key, fmt::format("{}s is outside {}s..{}s", *x, lo_s, hi_s));
+  out = *x;
+}
+
+const json::object* StrictReader::object(std::string_view key, bool required) {
+  const json::value* v = get(key);
+  if (!v) {
+    if (required && obj_) fail(key, "is required");
+    return nullptr;
+  }
+  if (!v->is_object()) {
+    fail(key, "must be an object");
+    return nullptr;
+  }
+  return &v->get_object();
+}
+
+const json::array* StrictReader::array(std::string_view key, bool required) {
+  const json::value* v = get(key);
+  if (!v) {
+    if (required && obj_) fail(key, "is required");
+    return nullptr;
+  }
+  if (!v->is_array()) {
+    fail(key, "must be an array");
+    return nullptr;
+  }
+  return &v->get_array();
+}
+
+void StrictReader::finish() {
+  if (!obj_ || !ok()) return;
+  for (const auto& kv : *obj_) {
+    std::string k(kv.key());
+    if (!known_.count(k)) {
+      std::string names;
+      for (const auto& n : known_) names += (names.empty() ? "" : ", ") + n;
+      return fail(k, "is not a known key", "known here: " + names);
+    }
+  }
+}
+
+Result<json::value> parse_json_text(std::string_view text, const std::string& file) {
+  json::error_code ec;
+  json::parse_options opt;
+  opt.allow_comments = false;
+  json::value v = json::parse(text, ec, {}, opt);
+  if (ec) {
+    // Boost.JSON gives no position; count the lines of the longest prefix that still parses.
+    json::stream_parser p;
+    size_t good = 0;
+    for (size_t i = 0; i < text.size(); ++i) {
+      json::error_code e2;
+      p.write(text.data() + i, 1, e2);
+      if (e2) break;
+      good = i + 1;
+    }
+    size_t line = 1;
+    for (size_t i = 0; i < good && i < text.size(); ++i) line += text[i] == '\n';
+    return input_error(fmt::format("{}:{}", file, line), "is not valid JSON: " + ec.message(), "fix the syntax near that line");
+  }
+  return v;
+}
+
+Result<std::string> read_text_file(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return input_error(path, "cannot be read", "check the path");
+  std::ostringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+}  // namespace diskvet::suites

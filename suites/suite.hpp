@@ -1,0 +1,97 @@
+// Suite: what a run does to each device — the phases (purge, preconditioning, probe, warmup, steady
+// state) and the tests with their workloads. A plain value, loaded and validated from suites/*.json.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "common/error.hpp"
+#include "runner/steady_state.hpp"
+#include "runner/workload.hpp"
+
+namespace diskvet::suites {
+
+// Workload-independent preconditioning (SNIA PTS 3.2: sequential 128 KiB writes, 2x user capacity).
+struct PreconditionSpec {
+  bool enabled = false;
+  bool required = false;     // missing or cut short by a time cap -> the device is INCONCLUSIVE
+  double capacities = 2.0;   // multiples of the tested region to write
+  uint32_t bs_bytes = 128 * 1024;
+  uint32_t iodepth = 32;
+  uint32_t numjobs = 1;
+  double limit_s = 0;        // time cap (0: none); --precondition-limit overrides
+};
+
+// Read tests warm caches first: 1 s intervals until IOPS are steady by the slope criterion, or max_s.
+struct WarmupSpec {
+  bool enabled = false;
+  double interval_s = 1.0;
+  double max_s = 30;
+  size_t window = 5;
+  double max_slope_pct = 10;
+};
+
+// Workload-dependent rounds until steady state (SNIA PTS 3.3), each round round_s long.
+struct SteadyStateSpec {
+  bool enabled = false;
+  bool required = false;   // not attained -> INCONCLUSIVE
+  double round_s = 60;
+  runner::SteadyCriteria criteria;
+};
+
+enum class OnUnwritten { inconclusive, precondition };
+
+// Samples blocks of the region before read tests: all-zero blocks were never written.
+struct ProbeSpec {
+  bool enabled = true;
+  uint32_t samples = 64;
+  double max_zero_pct = 50;  // more zero samples than this: the region counts as unwritten
+  OnUnwritten on_unwritten = OnUnwritten::inconclusive;
+};
+
+// A queue-depth/job sweep: steps run in order until IOPS gain less than min_gain_pct over the last.
+struct SweepStep {
+  uint32_t iodepth = 1;
+  uint32_t numjobs = 1;
+};
+struct SweepSpec {
+  std::vector<SweepStep> steps;
+  double min_gain_pct = 5;
+};
+
+struct TestSpec {
+  std::string id;           // "latency-qd1"; profile limits are keyed by it
+  std::string description;
+  std::vector<runner::Workload> workloads;  // size/offset resolved against the device at plan time
+  std::optional<SweepSpec> sweep;           // max-iops: each workload is swept
+  // What the steady-state rounds track: IOPS, or mean latency (latency tests).
+  bool track_latency = false;
+};
+
+struct Suite {
+  std::string name;
+  std::string description;
+  std::string file;          // where it was loaded from ("builtin:quick" or a path)
+  bool placeholder = false;  // shipped but not filled in yet (burnin); refuses to run
+  std::string placeholder_note;
+  bool purge = false;        // NVMe format/sanitize, else discard, when consent allows
+  uint64_t region_bytes = 0; // test the first region_bytes of each device; 0 = the whole device
+  PreconditionSpec precondition;
+  WarmupSpec warmup;
+  SteadyStateSpec steady_state;
+  ProbeSpec probe;
+  std::vector<TestSpec> tests;
+};
+
+// Parses and validates a suite; every error names the file, the key and the reason (ErrorKind::input).
+Result<Suite> parse_suite(std::string_view text, const std::string& file);
+Result<Suite> load_suite_file(const std::string& path);
+// The suites shipped in suites/*.json (compiled in, so the appliance needs no data directory).
+std::vector<std::string> builtin_suite_names();
+Result<Suite> builtin_suite(const std::string& name);
+// A name of a shipped suite, or a path to a file (anything with '/' or ending in .json).
+Result<Suite> resolve_suite(const std::string& name_or_file);
+
+}  // namespace diskvet::suites

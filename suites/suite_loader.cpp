@@ -1,0 +1,216 @@
+// Suite files -> Suite values, strictly: unknown keys, wrong types and impossible values are errors.
+#include <fmt/format.h>
+
+#include <regex>
+#include <set>
+
+#include "suites/builtin_files.hpp"
+#include "suites/strict_reader.hpp"
+#include "suites/suite.hpp"
+
+namespace diskvet::suites {
+
+namespace json = boost::json;
+using runner::Workload;
+
+namespace {
+
+// Workload keys, in fio's names; the same keys serve "defaults", a test and a workload.
+void read_workload_keys(StrictReader& r, Workload& w) {
+  std::string rw;
+  r.string("rw", rw);
+  if (!rw.empty()) {
+    auto p = runner::parse_pattern(rw);
+    if (!p) r.fail("rw", fmt::format("'{}' is not a pattern", rw), "use read, write, randread, randwrite, rw or randrw");
+    else w.rw = *p;
+  }
+  uint64_t bs = w.bs_bytes;
+  r.size("bs", bs, 512, 64u << 20);
+  if (bs % 512) r.fail("bs", fmt::format("{} is not a multiple of 512", bs));
+  w.bs_bytes = static_cast<uint32_t>(bs);
+  r.uint32("iodepth", w.iodepth, 1, 4096);
+  r.uint32("numjobs", w.numjobs, 1, 256);
+  r.uint32("rwmixread", w.rwmixread_pct, 0, 100);
+  r.duration("runtime", w.runtime_s, 0.1, 7 * 86400);
+  r.duration("ramp", w.ramp_s, 0, 86400);
+  r.uint("rate_iops", w.rate_iops, 0, 100'000'000);
+  r.duration("interval", w.interval_s, 0.01, 3600);
+  std::string engine;
+  r.string("engine", engine);
+  if (!engine.empty()) {
+    auto b = runner::parse_backend(engine);
+    if (!b) r.fail("engine", fmt::format("'{}' is not an engine", engine), "use io_uring, psync or null");
+    else w.engine = *b;
+  }
+}
+
+}  // namespace
+
+Result<Suite> parse_suite(std::string_view text, const std::string& file) {
+  auto doc = parse_json_text(text, file);
+  if (!doc) return doc.error();
+  std::optional<Error> err;
+  Suite s;
+  s.file = file;
+  StrictReader top(*doc, file, "", &err);
+  top.string("name", s.name, true);
+  top.string("description", s.description);
+  std::string status = "ready";
+  top.string("status", status);
+  if (status == "placeholder") s.placeholder = true;
+  else if (status != "ready") top.fail("status", fmt::format("'{}' is not a status", status), "use \"ready\" or \"placeholder\"");
+  top.string("note", s.placeholder_note);
+  top.boolean("purge", s.purge);
+  top.size("region", s.region_bytes, 0, UINT64_MAX);
+  if (!s.name.empty() && !std::regex_match(s.name, std::regex("[a-z0-9][a-z0-9_-]*")))
+    top.fail("name", fmt::format("'{}' is not a suite name", s.name), "use lower-case letters, digits, '-' and '_'");
+
+  if (const json::object* o = top.object("precondition")) {
+    StrictReader r(*o, file, "precondition", &err);
+    PreconditionSpec& p = s.precondition;
+    r.boolean("enabled", p.enabled);
+    r.boolean("required", p.required);
+    r.number("capacities", p.capacities, 0.01, 100);
+    uint64_t bs = p.bs_bytes;
+    r.size("bs", bs, 4096, 64u << 20);
+    p.bs_bytes = static_cast<uint32_t>(bs);
+    r.uint32("iodepth", p.iodepth, 1, 4096);
+    r.uint32("numjobs", p.numjobs, 1, 256);
+    r.duration("limit", p.limit_s, 0, 30 * 86400);
+    r.finish();
+  }
+  if (const json::object* o = top.object("warmup")) {
+    StrictReader r(*o, file, "warmup", &err);
+    WarmupSpec& w = s.warmup;
+    r.boolean("enabled", w.enabled);
+    r.duration("interval", w.interval_s, 0.1, 3600);
+    r.duration("max", w.max_s, 0.1, 7 * 86400);
+    uint64_t window = w.window;
+    r.uint("window", window, 2, 1000);
+    w.window = window;
+    r.number("max_slope_pct", w.max_slope_pct, 0, 100);
+    r.finish();
+    if (err) return *err;
+    if (w.max_s < w.interval_s * static_cast<double>(w.window))
+      top.fail("warmup.max", fmt::format("{}s cannot hold a window of {} intervals of {}s", w.max_s, w.window, w.interval_s),
+               "raise max or shorten the window");
+  }
+  if (const json::object* o = top.object("steady_state")) {
+    StrictReader r(*o, file, "steady_state", &err);
+    SteadyStateSpec& ss = s.steady_state;
+    r.boolean("enabled", ss.enabled);
+    r.boolean("required", ss.required);
+    r.duration("round", ss.round_s, 0.1, 86400);
+    uint64_t window = ss.criteria.window_rounds, max_rounds = ss.criteria.max_rounds;
+    r.uint("window_rounds", window, 2, 100);
+    r.uint("max_rounds", max_rounds, 2, 1000);
+    ss.criteria.window_rounds = window;
+    ss.criteria.max_rounds = max_rounds;
+    r.number("max_excursion_pct", ss.criteria.max_excursion_pct, 0, 100);
+    r.number("max_slope_pct", ss.criteria.max_slope_pct, 0, 100);
+    r.finish();
+    if (!err && max_rounds < window)
+      r.fail("max_rounds", fmt::format("{} is fewer than window_rounds ({})", max_rounds, window), "allow at least one full window");
+  }
+  if (const json::object* o = top.object("probe")) {
+    StrictReader r(*o, file, "probe", &err);
+    ProbeSpec& p = s.probe;
+    r.boolean("enabled", p.enabled);
+    r.uint32("samples", p.samples, 1, 1'000'000);
+    r.number("max_zero_pct", p.max_zero_pct, 0, 100);
+    std::string on = "inconclusive";
+    r.string("on_unwritten", on);
+    if (on == "precondition") p.on_unwritten = OnUnwritten::precondition;
+    else if (on != "inconclusive") r.fail("on_unwritten", fmt::format("'{}' is not an action", on), "use \"inconclusive\" or \"precondition\"");
+    r.finish();
+  }
+
+  Workload defaults;
+  if (const json::object* o = top.object("defaults")) {
+    StrictReader r(*o, file, "defaults", &err);
+    read_workload_keys(r, defaults);
+    r.finish();
+  }
+
+  const json::array* tests = top.array("tests", !s.placeholder);
+  if (tests && tests->empty() && !s.placeholder) top.fail("tests", "is empty", "list at least one test");
+  std::set<std::string> ids;
+  for (size_t i = 0; tests && i < tests->size() && !err; ++i) {
+    std::string where = fmt::format("tests[{}]", i);
+    StrictReader tr((*tests)[i], file, where, &err);
+    TestSpec t;
+    tr.string("id", t.id, true);
+    tr.string("description", t.description);
+    if (!t.id.empty() && !std::regex_match(t.id, std::regex("[a-z0-9][a-z0-9_.-]*")))
+      tr.fail("id", fmt::format("'{}' is not a test id", t.id), "use lower-case letters, digits, '-', '.' and '_'");
+    if (!ids.insert(t.id).second) tr.fail("id", fmt::format("'{}' appears twice", t.id), "give every test its own id");
+    std::string track = "iops";
+    tr.string("track", track);
+    if (track == "lat_mean") t.track_latency = true;
+    else if (track != "iops") tr.fail("track", fmt::format("'{}' is not trackable", track), "use \"iops\" or \"lat_mean\"");
+    Workload base = defaults;
+    read_workload_keys(tr, base);
+    if (const json::object* so = tr.object("sweep")) {
+      StrictReader sr(*so, file, where + ".sweep", &err);
+      SweepSpec sw;
+      sr.number("min_gain_pct", sw.min_gain_pct, 0, 1000);
+      if (const json::array* steps = sr.array("steps", true)) {
+        if (steps->size() < 2) sr.fail("steps", "needs at least two steps to find a knee");
+        for (size_t k = 0; k < steps->size(); ++k) {
+          StrictReader st((*steps)[k], file, fmt::format("{}.sweep.steps[{}]", where, k), &err);
+          SweepStep step;
+          st.uint32("iodepth", step.iodepth, 1, 4096);
+          st.uint32("numjobs", step.numjobs, 1, 256);
+          st.finish();
+          if (!sw.steps.empty() && step.iodepth * step.numjobs <= sw.steps.back().iodepth * sw.steps.back().numjobs)
+            st.fail("", "outstanding I/Os (iodepth x numjobs) must grow from step to step");
+          sw.steps.push_back(step);
+        }
+      }
+      sr.finish();
+      t.sweep = sw;
+    }
+    if (const json::array* ws = tr.array("workloads", true)) {
+      if (ws->empty()) tr.fail("workloads", "is empty", "list at least one workload");
+      for (size_t k = 0; k < ws->size(); ++k) {
+        StrictReader wr((*ws)[k], file, fmt::format("{}.workloads[{}]", where, k), &err);
+        Workload w = base;
+        read_workload_keys(wr, w);
+        wr.finish();
+        t.workloads.push_back(w);
+      }
+    }
+    tr.finish();
+    s.tests.push_back(std::move(t));
+  }
+  top.finish();
+  if (err) return *err;
+  return s;
+}
+
+Result<Suite> load_suite_file(const std::string& path) {
+  auto text = read_text_file(path);
+  if (!text) return text.error();
+  return parse_suite(*text, path);
+}
+
+std::vector<std::string> builtin_suite_names() {
+  std::vector<std::string> names;
+  for (const auto& f : builtin_suite_files()) names.emplace_back(f.name);
+  return names;
+}
+
+Result<Suite> builtin_suite(const std::string& name) {
+  for (const auto& f : builtin_suite_files())
+    if (f.name == name) return parse_suite(f.text, fmt::format("suites/{}.json", name));
+  std::string names;
+  for (const auto& n : builtin_suite_names()) names += (names.empty() ? "" : ", ") + n;
+  return usage_error("--suite", fmt::format("no suite named '{}'", name), "shipped suites: " + names + "; or give a path to a suite file");
+}
+
+Result<Suite> resolve_suite(const std::string& s) {
+  if (s.find('/') != std::string::npos || s.ends_with(".json")) return load_suite_file(s);
+  return builtin_suite(s);
+}
+
+}  // namespace diskvet::suites

@@ -1,0 +1,161 @@
+// The loop-device test lab: RAII loop devices on /dev/shm backing files, read-only mounts, a child
+// process holding a device O_EXCL, command running and whole-device snapshots. Everything created
+// here is detached, unmounted or killed on every path; nothing it did not create is touched.
+#pragma once
+
+#include <fcntl.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace diskvet::test {
+
+struct CommandResult {
+  int exit_code = -1;
+  std::string output;  // stdout and stderr together
+};
+
+inline CommandResult run_command(const std::string& cmd) {
+  CommandResult r;
+  FILE* p = ::popen((cmd + " 2>&1").c_str(), "r");
+  if (!p) return r;
+  char buf[4096];
+  for (size_t n; (n = std::fread(buf, 1, sizeof buf, p)) > 0;) r.output.append(buf, n);
+  int status = ::pclose(p);
+  r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  return r;
+}
+
+inline bool have_program(const std::string& name) { return run_command("command -v " + name).exit_code == 0; }
+
+// Why loop-device tests cannot run here, or empty when they can.
+inline std::string loop_lab_unavailable() {
+  if (::geteuid() != 0) return "needs root (loop devices)";
+  if (!have_program("losetup")) return "needs losetup (package util-linux)";
+  if (!std::filesystem::exists("/dev/loop-control")) return "needs /dev/loop-control (the loop module)";
+  if (!std::filesystem::is_directory("/dev/shm")) return "needs /dev/shm for backing files";
+  return {};
+}
+
+// A backing file under /dev/shm and the loop device on it; both gone when this goes.
+class LoopDevice {
+ public:
+  // `prepare` runs on the backing file before it is attached (sfdisk, mkfs.ext4, mkswap).
+  explicit LoopDevice(uint64_t size_bytes, const std::string& prepare = {}, const std::string& losetup_flags = {}) {
+    static int serial = 0;
+    file_ = "/dev/shm/diskvet-devices-test-" + std::to_string(::getpid()) + "-" + std::to_string(serial++) + ".img";
+    if (run_command("truncate -s " + std::to_string(size_bytes) + " " + file_).exit_code != 0) return;
+    if (!prepare.empty() && run_command(prepare + " " + file_).exit_code != 0) return;
+    auto r = run_command("losetup -f --show --direct-io=on " + losetup_flags + " " + file_);
+    if (r.exit_code == 0) {
+      path_ = r.output.substr(0, r.output.find('\n'));
+      if (!path_.starts_with("/dev/loop")) path_.clear();
+    }
+  }
+  LoopDevice(const LoopDevice&) = delete;
+  LoopDevice& operator=(const LoopDevice&) = delete;
+  ~LoopDevice() {
+    if (!path_.empty()) run_command("losetup -d " + path_);
+    std::error_code ec;
+    std::filesystem::remove(file_, ec);
+  }
+  bool ok() const { return !path_.empty(); }
+  const std::string& path() const { return path_; }
+  // The first partition's node of a partscan loop device. Kernels built without partition-table
+  // parsers leave partitions to user space, so partx adds them (BLKPG) when the scan found none.
+  std::string first_partition() const {
+    std::string part = path_ + "p1";
+    for (int i = 0; i < 25 && !std::filesystem::exists(part); ++i) ::usleep(20000);
+    if (!std::filesystem::exists(part)) run_command("partx -a " + path_);
+    for (int i = 0; i < 50 && !std::filesystem::exists(part); ++i) ::usleep(20000);
+    return std::filesystem::exists(part) ? part : std::string();
+  }
+  std::string name() const { return std::filesystem::path(path_).filename().string(); }
+
+ private:
+  std::string file_;
+  std::string path_;
+};
+
+// A read-only mount in a fresh directory (read-only, so the device's bytes stay comparable).
+class TempMount {
+ public:
+  explicit TempMount(const std::string& device) {
+    std::string tmpl = "/tmp/diskvet-devices-mnt-XXXXXX";
+    if (!::mkdtemp(tmpl.data())) return;
+    dir_ = tmpl;
+    mounted_ = run_command("mount -o ro " + device + " " + dir_).exit_code == 0;
+  }
+  TempMount(const TempMount&) = delete;
+  TempMount& operator=(const TempMount&) = delete;
+  ~TempMount() {
+    if (mounted_) run_command("umount " + dir_);
+    if (!dir_.empty()) ::rmdir(dir_.c_str());
+  }
+  bool ok() const { return mounted_; }
+  const std::string& dir() const { return dir_; }
+
+ private:
+  std::string dir_;
+  bool mounted_ = false;
+};
+
+// A child process that opens the device O_EXCL and holds it until this goes away.
+class ExclusiveHolder {
+ public:
+  explicit ExclusiveHolder(const std::string& device) {
+    int ready[2];
+    if (::pipe(ready) != 0) return;
+    pid_ = ::fork();
+    if (pid_ == 0) {
+      ::close(ready[0]);
+      int fd = ::open(device.c_str(), O_RDONLY | O_EXCL);
+      char c = fd >= 0 ? 'y' : 'n';
+      (void)!::write(ready[1], &c, 1);
+      for (;;) ::pause();
+    }
+    ::close(ready[1]);
+    char c = 0;
+    held_ = pid_ > 0 && ::read(ready[0], &c, 1) == 1 && c == 'y';
+    ::close(ready[0]);
+  }
+  ExclusiveHolder(const ExclusiveHolder&) = delete;
+  ExclusiveHolder& operator=(const ExclusiveHolder&) = delete;
+  ~ExclusiveHolder() {
+    if (pid_ > 0) {
+      ::kill(pid_, SIGKILL);
+      ::waitpid(pid_, nullptr, 0);
+    }
+  }
+  bool ok() const { return held_; }
+
+ private:
+  pid_t pid_ = -1;
+  bool held_ = false;
+};
+
+// Every byte of a block device, read with O_DIRECT (so nothing comes from a stale page cache).
+inline std::string device_bytes(const std::string& path) {
+  int fd = ::open(path.c_str(), O_RDONLY | O_DIRECT | O_CLOEXEC);
+  if (fd < 0) return {};
+  constexpr size_t kChunk = 1 << 20;
+  void* mem = nullptr;
+  if (::posix_memalign(&mem, 4096, kChunk) != 0) {
+    ::close(fd);
+    return {};
+  }
+  std::unique_ptr<void, decltype(&std::free)> buf(mem, &std::free);
+  std::string all;
+  for (ssize_t n; (n = ::read(fd, mem, kChunk)) > 0;) all.append(static_cast<char*>(mem), static_cast<size_t>(n));
+  ::close(fd);
+  return all;
+}
+
+}  // namespace diskvet::test

@@ -1,0 +1,208 @@
+// Protection end to end: loop devices in each protected state, the real `diskvet io` binary with
+// every form of consent, exit code 2 and every byte of the device unchanged.
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+
+#include <gtest/gtest.h>
+
+#include <fmt/format.h>
+
+#include "devices/discovery.hpp"
+#include "devices/host_state.hpp"
+#include "devices/write_gate.hpp"
+#include "loop_lab.hpp"
+
+namespace diskvet::devices {
+namespace {
+
+using test::ExclusiveHolder;
+using test::LoopDevice;
+using test::TempMount;
+
+constexpr uint64_t kLoopBytes = 32ull << 20;
+
+#define SKIP_WITHOUT_LOOP_LAB()                                                     \
+  do {                                                                              \
+    if (auto why = test::loop_lab_unavailable(); !why.empty()) GTEST_SKIP() << why; \
+  } while (0)
+
+#define SKIP_WITHOUT(program, package)                                                       \
+  do {                                                                                       \
+    if (!test::have_program(program)) GTEST_SKIP() << "needs " program " (package " package ")"; \
+  } while (0)
+
+test::CommandResult diskvet_randwrite(const std::string& path, const std::vector<std::string>& consent) {
+  std::string cmd = fmt::format("{} io --filename {} --rw randwrite --bs 4k --iodepth 4 --runtime 1s --quiet",
+                                DISKVET_BINARY, path);
+  for (const auto& id : consent) cmd += " --destroy-data " + id;
+  return test::run_command(cmd);
+}
+
+// Every consent form a loop device can be named by (it has no serial or WWN).
+std::vector<std::vector<std::string>> consent_forms(const LoopDevice& loop) {
+  return {{}, {loop.path()}, {loop.name()}, {"all-unprotected"}, {loop.path(), "all-unprotected"}};
+}
+
+// Runs the write with each consent form; each must exit 2 naming the device and `reason`, and the
+// device must be byte-for-byte what it was.
+void expect_refused_whatever_the_consent(const LoopDevice& loop, const std::string& reason) {
+  std::string before = test::device_bytes(loop.path());
+  ASSERT_EQ(before.size(), kLoopBytes) << "cannot read " << loop.path();
+  for (const auto& consent : consent_forms(loop)) {
+    std::string ids = consent.empty() ? "(none)" : fmt::format("{}", fmt::join(consent, " "));
+    auto r = diskvet_randwrite(loop.path(), consent);
+    EXPECT_EQ(r.exit_code, 2) << "consent " << ids << ": " << r.output;
+    EXPECT_NE(r.output.find(loop.path()), std::string::npos) << r.output;
+    if (!consent.empty()) {
+      EXPECT_NE(r.output.find(reason), std::string::npos) << "consent " << ids << ": " << r.output;
+    }
+  }
+  EXPECT_TRUE(test::device_bytes(loop.path()) == before) << loop.path() << " was written";
+}
+
+TEST(Protection, WritesABlankLoopDeviceNamedByPath) {
+  SKIP_WITHOUT_LOOP_LAB();
+  LoopDevice loop(kLoopBytes);
+  ASSERT_TRUE(loop.ok());
+  std::string before = test::device_bytes(loop.path());
+  auto r = diskvet_randwrite(loop.path(), {loop.path()});
+  EXPECT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_FALSE(test::device_bytes(loop.path()) == before) << "the consented write did not reach the device";
+}
+
+TEST(Protection, WritesABlankLoopDeviceUnderAllUnprotected) {
+  SKIP_WITHOUT_LOOP_LAB();
+  LoopDevice loop(kLoopBytes);
+  ASSERT_TRUE(loop.ok());
+  auto r = diskvet_randwrite(loop.path(), {"all-unprotected"});
+  EXPECT_EQ(r.exit_code, 0) << r.output;
+}
+
+TEST(Protection, RefusesABlankLoopDeviceWithoutConsent) {
+  SKIP_WITHOUT_LOOP_LAB();
+  LoopDevice loop(kLoopBytes);
+  ASSERT_TRUE(loop.ok());
+  std::string before = test::device_bytes(loop.path());
+  auto r = diskvet_randwrite(loop.path(), {});
+  EXPECT_EQ(r.exit_code, 2) << r.output;
+  EXPECT_NE(r.output.find("needs consent"), std::string::npos) << r.output;
+  auto other = diskvet_randwrite(loop.path(), {"/dev/loop-not-this-one", "SOME-SERIAL"});
+  EXPECT_EQ(other.exit_code, 2) << other.output;
+  EXPECT_TRUE(test::device_bytes(loop.path()) == before);
+}
+
+TEST(Protection, RefusesWriteToDeviceWithGptPartitionTable) {
+  SKIP_WITHOUT_LOOP_LAB();
+  SKIP_WITHOUT("sfdisk", "fdisk");
+  LoopDevice loop(kLoopBytes, "printf 'label: gpt\\n,8M\\n' | sfdisk -q");
+  ASSERT_TRUE(loop.ok());
+  expect_refused_whatever_the_consent(loop, "gpt partition table");
+}
+
+TEST(Protection, RefusesWriteToDeviceWithExt4Filesystem) {
+  SKIP_WITHOUT_LOOP_LAB();
+  SKIP_WITHOUT("mkfs.ext4", "e2fsprogs");
+  LoopDevice loop(kLoopBytes, "mkfs.ext4 -q -F");
+  ASSERT_TRUE(loop.ok());
+  expect_refused_whatever_the_consent(loop, "filesystem signature (ext4");
+}
+
+TEST(Protection, RefusesWriteToMountedDevice) {
+  SKIP_WITHOUT_LOOP_LAB();
+  SKIP_WITHOUT("mkfs.ext4", "e2fsprogs");
+  LoopDevice loop(kLoopBytes, "mkfs.ext4 -q -F");
+  ASSERT_TRUE(loop.ok());
+  TempMount mount(loop.path());
+  ASSERT_TRUE(mount.ok()) << "cannot mount " << loop.path();
+  expect_refused_whatever_the_consent(loop, "is mounted at " + mount.dir());
+}
+
+TEST(Protection, RefusesWriteToDiskWhosePartitionIsMounted) {
+  SKIP_WITHOUT_LOOP_LAB();
+  SKIP_WITHOUT("sfdisk", "fdisk");
+  SKIP_WITHOUT("mkfs.ext4", "e2fsprogs");
+  // The partition starts at 1 MiB and is formatted inside the backing file before partscan.
+  LoopDevice loop(kLoopBytes,
+                  "sh -c 'printf \"label: gpt\\nstart=2048,size=16384\\n\" | sfdisk -q \"$0\" && "
+                  "mkfs.ext4 -q -F -E offset=1048576 \"$0\" 8M'",
+                  "-P");
+  ASSERT_TRUE(loop.ok());
+  std::string part = loop.first_partition();
+  ASSERT_FALSE(part.empty()) << "no partition node appeared for " << loop.path();
+  TempMount mount(part);
+  ASSERT_TRUE(mount.ok()) << "cannot mount " << part;
+  expect_refused_whatever_the_consent(loop, "partition " + loop.name() + "p1 is mounted at " + mount.dir());
+}
+
+TEST(Protection, RefusesWriteToDeviceWithSwapSignature) {
+  SKIP_WITHOUT_LOOP_LAB();
+  SKIP_WITHOUT("mkswap", "util-linux");
+  LoopDevice loop(kLoopBytes, "mkswap -q");
+  ASSERT_TRUE(loop.ok());
+  expect_refused_whatever_the_consent(loop, "swap signature");
+}
+
+TEST(Protection, RefusesWriteToReadOnlyDevice) {
+  SKIP_WITHOUT_LOOP_LAB();
+  LoopDevice loop(kLoopBytes, {}, "-r");
+  ASSERT_TRUE(loop.ok());
+  expect_refused_whatever_the_consent(loop, "is read-only");
+}
+
+TEST(Protection, RefusesWriteToDeviceHeldExclusivelyByAnotherProcess) {
+  SKIP_WITHOUT_LOOP_LAB();
+  LoopDevice loop(kLoopBytes);
+  ASSERT_TRUE(loop.ok());
+  ExclusiveHolder holder(loop.path());
+  ASSERT_TRUE(holder.ok()) << "the child could not open " << loop.path() << " O_EXCL";
+  expect_refused_whatever_the_consent(loop, "held open exclusively");
+}
+
+TEST(Protection, RefusesWriteToAPartitionNode) {
+  SKIP_WITHOUT_LOOP_LAB();
+  SKIP_WITHOUT("sfdisk", "fdisk");
+  LoopDevice loop(kLoopBytes, "printf 'label: gpt\\n,8M\\n' | sfdisk -q", "-P");
+  ASSERT_TRUE(loop.ok());
+  std::string part = loop.first_partition();
+  ASSERT_FALSE(part.empty()) << "no partition node appeared for " << loop.path();
+  auto r = diskvet_randwrite(part, {part, "all-unprotected"});
+  EXPECT_EQ(r.exit_code, 2) << r.output;
+  EXPECT_NE(r.output.find("is a partition of " + loop.name()), std::string::npos) << r.output;
+}
+
+TEST(Protection, GrantHoldsTheDeviceExclusivelyWhileItLives) {
+  SKIP_WITHOUT_LOOP_LAB();
+  LoopDevice loop(kLoopBytes);
+  ASSERT_TRUE(loop.ok());
+  auto grant = open_for_write(loop.path(), Consent{{loop.path()}});
+  ASSERT_TRUE(grant) << grant.error().message();
+  EXPECT_TRUE(grant->block_device);
+  EXPECT_EQ(grant->device.name, loop.name());
+  ExclusiveHolder second(loop.path());
+  EXPECT_FALSE(second.ok()) << "another process got O_EXCL while the grant was held";
+  auto again = open_for_write(loop.path(), Consent{{loop.path()}});
+  EXPECT_FALSE(again) << "a second grant was given while the first was held";
+}
+
+TEST(Protection, ListsTheDiskBackingTheRootFilesystemAsProtected) {
+  struct stat st{};
+  ASSERT_EQ(::stat("/", &st), 0);
+  auto disks = backing_disks(fmt::format("{}:{}", major(st.st_dev), minor(st.st_dev)), HostPaths{});
+  if (disks.empty()) GTEST_SKIP() << "the root filesystem is not on a block device here (overlay or tmpfs)";
+  auto all = discover();
+  ASSERT_TRUE(all) << all.error().message();
+  bool seen = false;
+  for (const auto& d : *all) {
+    if (std::find(disks.begin(), disks.end(), d.name) == disks.end()) continue;
+    seen = true;
+    EXPECT_TRUE(d.is_protected) << d.path;
+    EXPECT_FALSE(d.protection_overridable) << d.path;
+    EXPECT_NE(std::find(d.protection_reasons.begin(), d.protection_reasons.end(), "backs the running root filesystem"),
+              d.protection_reasons.end())
+        << d.path;
+  }
+  EXPECT_TRUE(seen) << "discovery did not list the root disk " << disks.front();
+}
+
+}  // namespace
+}  // namespace diskvet::devices

@@ -1,0 +1,122 @@
+// The engine on an O_DIRECT file: counts add up, backends agree, jobs aggregate, ramp is not counted.
+#include <gtest/gtest.h>
+
+#include "runner/engine.hpp"
+#include "tests/support/lab.hpp"
+
+using namespace diskvet::runner;
+using diskvet::testing::ScratchFile;
+
+namespace {
+
+Measurement run_on(const Target& t, Workload w) {
+  auto v = validate(w, t.info().size_bytes, t.info().logical_block_size);
+  EXPECT_TRUE(v) << (v ? "" : v.error().message());
+  auto m = run_workload(*v, t);
+  EXPECT_TRUE(m) << (m ? "" : m.error().message());
+  return std::move(*m);
+}
+
+Workload limited(Pattern rw, BackendKind engine, uint64_t bytes) {
+  Workload w;
+  w.rw = rw;
+  w.engine = engine;
+  w.iodepth = 16;
+  w.io_limit_bytes = bytes;
+  w.runtime_s = 600;
+  return w;
+}
+
+}  // namespace
+
+TEST(EngineOnFile, MissingFileIsCreatedAndFilledSoReadsNeverHitHoles) {
+  ScratchFile f("engine-create");
+  auto t = Target::open(f.path(), false, 8 << 20);
+  ASSERT_TRUE(t) << t.error().message();
+  EXPECT_EQ(t->info().size_bytes, 8u << 20);
+  EXPECT_FALSE(t->info().block_device);
+}
+
+TEST(EngineOnFile, IoUringAndPsyncAgreeOnCountsAndBytes) {
+  ScratchFile f("engine-agree");
+  auto t = Target::open(f.path(), true, 16 << 20);
+  ASSERT_TRUE(t) << t.error().message();
+  for (auto rw : {Pattern::randread, Pattern::randwrite, Pattern::read}) {
+    Measurement a = run_on(*t, limited(rw, BackendKind::io_uring, 4 << 20));
+    Measurement b = run_on(*t, limited(rw, BackendKind::psync, 4 << 20));
+    EXPECT_EQ(a.total_ios(), 1024u) << to_string(rw);
+    EXPECT_EQ(b.total_ios(), 1024u) << to_string(rw);
+    Direction d = writes(rw) ? Direction::write : Direction::read;
+    EXPECT_EQ(a.of(d).bytes, 4u << 20);
+    EXPECT_EQ(b.of(d).bytes, 4u << 20);
+    EXPECT_EQ(a.of(d).lat.count(), a.of(d).ios);
+    EXPECT_EQ(a.io_errors, 0u);
+    EXPECT_EQ(b.io_errors, 0u);
+    EXPECT_TRUE(a.io_limit_reached);
+  }
+}
+
+TEST(EngineOnFile, NumjobsAggregateIntoOneMeasurement) {
+  ScratchFile f("engine-jobs");
+  auto t = Target::open(f.path(), true, 16 << 20);
+  ASSERT_TRUE(t);
+  Workload w = limited(Pattern::randrw, BackendKind::io_uring, 8 << 20);
+  w.numjobs = 4;
+  w.rwmixread_pct = 70;
+  Measurement m = run_on(*t, w);
+  EXPECT_EQ(m.total_ios(), 2048u);
+  EXPECT_EQ(m.of(Direction::read).bytes + m.of(Direction::write).bytes, 8u << 20);
+  EXPECT_NEAR(static_cast<double>(m.of(Direction::read).ios) / 2048.0, 0.70, 0.05);
+  EXPECT_EQ(m.of(Direction::read).lat.count() + m.of(Direction::write).lat.count(), 2048u);
+}
+
+TEST(EngineOnFile, RampIsRunButNotCountedAndIntervalsAddUpToTheTotal) {
+  ScratchFile f("engine-ramp");
+  auto t = Target::open(f.path(), false, 16 << 20);
+  ASSERT_TRUE(t);
+  Workload w;
+  w.rw = Pattern::randread;
+  w.iodepth = 4;
+  w.ramp_s = 0.5;
+  w.runtime_s = 1.0;
+  w.interval_s = 0.25;
+  Measurement m = run_on(*t, w);
+  EXPECT_GT(m.ios_issued, m.total_ios());  // the ramp's I/Os were issued, not counted
+  uint64_t in_intervals = 0;
+  for (const auto& s : m.intervals.samples()) in_intervals += s.ios[0];
+  EXPECT_EQ(in_intervals, m.total_ios());
+  EXPECT_GE(m.intervals.size(), 3u);
+  EXPECT_NEAR(m.elapsed_s, 1.0, 0.2);
+}
+
+TEST(EngineOnFile, WriteWorkloadOnReadOnlyTargetIsRefused) {
+  ScratchFile f("engine-ro");
+  auto t = Target::open(f.path(), false, 1 << 20);
+  ASSERT_TRUE(t);
+  Workload w = limited(Pattern::randwrite, BackendKind::io_uring, 1 << 20);
+  auto v = validate(w, t->info().size_bytes, 512);
+  ASSERT_TRUE(v);
+  auto m = run_workload(*v, *t);
+  ASSERT_FALSE(m);
+  EXPECT_EQ(m.error().exit_code(), 2);
+}
+
+TEST(EngineOnFile, StopFlagEndsTheRunEarlyAndMarksItInterrupted) {
+  ScratchFile f("engine-stop");
+  auto t = Target::open(f.path(), false, 4 << 20);
+  ASSERT_TRUE(t);
+  Workload w;
+  w.runtime_s = 600;
+  auto v = validate(w, t->info().size_bytes, 512);
+  std::atomic<bool> stop{false};
+  std::thread stopper([&] {
+    std::this_thread::sleep_for(std::chrono::milliseconds(300));
+    stop = true;
+  });
+  auto m = run_workload(*v, *t, RunControl{&stop, nullptr});
+  stopper.join();
+  ASSERT_TRUE(m);
+  EXPECT_TRUE(m->interrupted);
+  EXPECT_LT(m->elapsed_s, 60.0);
+  EXPECT_GT(m->total_ios(), 0u);
+}

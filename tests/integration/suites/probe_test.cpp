@@ -1,0 +1,44 @@
+// The unwritten-space probe on a fresh loop device (zeros: never written) and a written one.
+#include "runner/probe.hpp"
+
+#include <gtest/gtest.h>
+
+#include <fstream>
+
+#include "lab.hpp"
+#include "runner/target.hpp"
+
+using namespace suites_lab;
+using namespace diskvet::runner;
+
+class UnwrittenProbe : public Lab {};
+
+TEST_F(UnwrittenProbe, FlagsAFreshLoopDeviceAndPassesAWrittenOne) {
+  SKIP_UNLESS_LOOP_DEVICES();
+  const uint64_t size = 64u << 20;
+  std::string fresh = make_loop(size);
+  std::string written = make_loop(size);
+  ASSERT_FALSE(fresh.empty());
+  ASSERT_FALSE(written.empty());
+  {
+    // Write the second device's backing file through, as a previous user of the device would have.
+    std::ofstream out(backing(1), std::ios::binary | std::ios::in | std::ios::out);
+    std::string chunk(1 << 20, '\0');
+    for (size_t i = 0; i < chunk.size(); ++i) chunk[i] = static_cast<char>(i * 131 + 7);
+    for (uint64_t off = 0; off < size; off += chunk.size()) out.write(chunk.data(), static_cast<std::streamsize>(chunk.size()));
+  }
+  auto a = Target::open(fresh, false);
+  auto b = Target::open(written, false);
+  ASSERT_TRUE(a.ok()) << a.error().message();
+  ASSERT_TRUE(b.ok()) << b.error().message();
+  auto pa = probe_unwritten(*a, Region{0, size}, 64, 50);
+  auto pb = probe_unwritten(*b, Region{0, size}, 64, 50);
+  ASSERT_TRUE(pa.ok()) << pa.error().message();
+  ASSERT_TRUE(pb.ok()) << pb.error().message();
+  EXPECT_EQ(pa->samples, 64u);
+  EXPECT_EQ(pa->zero_samples, 64u);
+  EXPECT_TRUE(pa->unwritten);
+  EXPECT_NE(pa->detail.find("never written"), std::string::npos);
+  EXPECT_EQ(pb->zero_samples, 0u);
+  EXPECT_FALSE(pb->unwritten);
+}

@@ -1,0 +1,187 @@
+// The job loop driven through a recording backend: what it issues, where, and what it counts.
+#include "runner/job_loop.hpp"
+
+#include <gtest/gtest.h>
+
+#include <set>
+
+#include "recording_backend.hpp"
+#include "runner/engine.hpp"
+
+using namespace diskvet::runner;
+using diskvet::testing::RecordingBackend;
+
+namespace {
+
+struct JobRun {
+  RecordingBackend backend;
+  JobResult result;
+};
+
+// Runs one job until it has issued `ios` I/Os (io-limited, so the test never depends on speed).
+JobRun run_limited(JobPlan plan, uint64_t ios, int32_t fail_at = -1) {
+  JobRun r{RecordingBackend(fail_at), {}};
+  plan.io_limit_bytes = ios * plan.bs_bytes;
+  Timeline tl;
+  tl.start_ns = now_ns();
+  tl.ramp_end_ns = tl.start_ns;
+  tl.end_ns = tl.start_ns + 3'600'000'000'000ull;
+  std::atomic<bool> stop{false};
+  LiveCounters live;
+  run_job(r.backend, plan, tl, stop, live, r.result);
+  return r;
+}
+
+JobPlan plan_for(Pattern rw, uint32_t bs, uint64_t offset, uint64_t blocks, uint32_t depth = 8, uint32_t read_pct = 100) {
+  JobPlan p;
+  p.rw = rw;
+  p.bs_bytes = bs;
+  p.depth = depth;
+  p.read_pct = read_pct;
+  p.region_offset_bytes = offset;
+  p.region_blocks = blocks;
+  return p;
+}
+
+}  // namespace
+
+TEST(JobLoop, RandomOffsetsAreAlignedAndInsideTheRegion) {
+  const uint64_t offset = 1 << 20, blocks = 1000;
+  JobRun r = run_limited(plan_for(Pattern::randread, 8192, offset, blocks), 50'000);
+  ASSERT_EQ(r.backend.ios.size(), 50'000u);
+  std::set<uint64_t> distinct;
+  for (const auto& io : r.backend.ios) {
+    ASSERT_EQ((io.offset - offset) % 8192, 0u);
+    ASSERT_GE(io.offset, offset);
+    ASSERT_LT(io.offset, offset + blocks * 8192);
+    ASSERT_EQ(io.len, 8192u);
+    distinct.insert(io.offset);
+  }
+  EXPECT_GT(distinct.size(), 990u);  // 50 draws per block: every block is hit
+}
+
+TEST(JobLoop, SequentialWalksItsShareInOrderAndWraps) {
+  JobRun r = run_limited(plan_for(Pattern::read, 4096, 40960, 10, 4), 25);
+  ASSERT_EQ(r.backend.ios.size(), 25u);
+  for (size_t i = 0; i < r.backend.ios.size(); ++i) EXPECT_EQ(r.backend.ios[i].offset, 40960 + (i % 10) * 4096) << i;
+}
+
+TEST(JobLoop, MixedWorkloadHonoursReadPercentage) {
+  JobRun r = run_limited(plan_for(Pattern::randrw, 4096, 0, 1 << 20, 16, 70), 100'000);
+  size_t reads = 0;
+  for (const auto& io : r.backend.ios) reads += io.dir == Direction::read;
+  EXPECT_NEAR(static_cast<double>(reads) / 100'000.0, 0.70, 0.01);
+  EXPECT_EQ(r.result.dir[0].ios, reads);
+  EXPECT_EQ(r.result.dir[1].ios, 100'000 - reads);
+}
+
+TEST(JobLoop, PureWriteIssuesOnlyWrites) {
+  JobRun r = run_limited(plan_for(Pattern::randwrite, 4096, 0, 100, 4, 0), 1000);
+  for (const auto& io : r.backend.ios) ASSERT_EQ(io.dir, Direction::write);
+  EXPECT_EQ(r.result.dir[1].bytes, 1000u * 4096);
+}
+
+TEST(JobLoop, CountsAndBytesAddUpAndLatenciesAreRecorded) {
+  JobRun r = run_limited(plan_for(Pattern::randread, 4096, 0, 1000, 32), 10'000);
+  EXPECT_EQ(r.result.issued, 10'000u);
+  EXPECT_EQ(r.result.dir[0].ios, 10'000u);
+  EXPECT_EQ(r.result.dir[0].bytes, 10'000u * 4096);
+  EXPECT_EQ(r.result.dir[0].lat.count(), 10'000u);
+  EXPECT_TRUE(r.result.io_limit_reached);
+}
+
+TEST(JobLoop, NeverExceedsTheQueueDepth) {
+  JobRun r = run_limited(plan_for(Pattern::randread, 4096, 0, 1000, 7), 5000);
+  EXPECT_LE(r.backend.max_in_flight, 7u);
+  EXPECT_EQ(r.backend.max_in_flight, 7u);
+}
+
+TEST(JobLoop, StopsAtTheFirstErrorAndRecordsIt) {
+  JobRun r = run_limited(plan_for(Pattern::randread, 4096, 0, 1000, 1), 1000, /*fail_at=*/100);
+  EXPECT_EQ(r.result.errors, 1u);
+  ASSERT_EQ(r.result.first_errors.size(), 1u);
+  EXPECT_EQ(r.result.first_errors[0].err, 5);
+  EXPECT_EQ(r.result.first_errors[0].offset_bytes, r.backend.ios[100].offset);
+  EXPECT_EQ(r.result.dir[0].ios, 100u);
+}
+
+TEST(JobLoop, NothingIsCountedBeforeTheRampEnds) {
+  RecordingBackend b;
+  JobResult res;
+  JobPlan p = plan_for(Pattern::randread, 4096, 0, 1000, 4);
+  p.io_limit_bytes = 2000 * 4096;
+  Timeline tl;
+  tl.start_ns = now_ns();
+  tl.ramp_end_ns = tl.start_ns + 3'600'000'000'000ull;  // the ramp outlasts the job
+  tl.end_ns = tl.ramp_end_ns + 1;
+  std::atomic<bool> stop{false};
+  LiveCounters live;
+  run_job(b, p, tl, stop, live, res);
+  EXPECT_EQ(res.issued, 2000u);
+  EXPECT_EQ(res.dir[0].ios, 0u);
+  EXPECT_EQ(res.dir[0].lat.count(), 0u);
+}
+
+TEST(JobLoop, RateCapIsNeverExceeded) {
+  RecordingBackend b;
+  JobResult res;
+  JobPlan p = plan_for(Pattern::randread, 4096, 0, 1000, 8);
+  p.rate_iops = 2000;
+  Timeline tl;
+  tl.start_ns = now_ns();
+  tl.ramp_end_ns = tl.start_ns;
+  tl.end_ns = tl.start_ns + 300'000'000;  // 0.3 s
+  std::atomic<bool> stop{false};
+  LiveCounters live;
+  run_job(b, p, tl, stop, live, res);
+  // The bucket allows rate x elapsed + 1; without the cap the fake would issue millions.
+  EXPECT_LE(res.issued, 2000u * 3 / 10 + 1);
+  EXPECT_GE(res.issued, 100u);
+}
+
+TEST(JobLoop, StopFlagEndsTheJob) {
+  RecordingBackend b;
+  JobResult res;
+  Timeline tl;
+  tl.start_ns = now_ns();
+  tl.ramp_end_ns = tl.start_ns;
+  tl.end_ns = tl.start_ns + 3'600'000'000'000ull;
+  std::atomic<bool> stop{true};
+  LiveCounters live;
+  run_job(b, plan_for(Pattern::randread, 4096, 0, 1000, 4), tl, stop, live, res);
+  EXPECT_EQ(res.issued, 0u);
+  EXPECT_TRUE(live.done.load());
+}
+
+TEST(PlanJobs, SequentialJobsSplitTheRegionRandomJobsShareIt) {
+  Workload w;
+  w.rw = Pattern::write;
+  w.bs_bytes = 4096;
+  w.numjobs = 4;
+  w.offset_bytes = 8192;
+  w.size_bytes = 4096 * 100;
+  auto plans = plan_jobs(w);
+  ASSERT_EQ(plans.size(), 4u);
+  for (uint32_t j = 0; j < 4; ++j) {
+    EXPECT_EQ(plans[j].region_offset_bytes, 8192 + j * 25 * 4096u);
+    EXPECT_EQ(plans[j].region_blocks, 25u);
+    EXPECT_EQ(plans[j].read_pct, 0u);
+  }
+  w.rw = Pattern::randrw;
+  w.rwmixread_pct = 70;
+  plans = plan_jobs(w);
+  for (const auto& p : plans) {
+    EXPECT_EQ(p.region_offset_bytes, 8192u);
+    EXPECT_EQ(p.region_blocks, 100u);
+    EXPECT_EQ(p.read_pct, 70u);
+  }
+  EXPECT_NE(plans[0].seed, plans[1].seed);
+}
+
+TEST(PlanJobs, PsyncRunsAtDepthOne) {
+  Workload w;
+  w.engine = BackendKind::psync;
+  w.iodepth = 32;
+  w.size_bytes = 1 << 20;
+  EXPECT_EQ(plan_jobs(w)[0].depth, 1u);
+}

@@ -1,0 +1,180 @@
+// NVMe parsing from byte buffers laid out per the spec, built here byte by byte (little endian).
+#include "devices/nvme_layout.hpp"
+
+#include <gtest/gtest.h>
+
+#include <cstring>
+#include <vector>
+
+namespace diskvet::devices {
+namespace {
+
+struct Buffer {
+  std::vector<uint8_t> b;
+  explicit Buffer(size_t n) : b(n, 0) {}
+  void le(size_t off, uint64_t v, size_t n) {
+    for (size_t i = 0; i < n; ++i) b[off + i] = static_cast<uint8_t>(v >> (8 * i));
+  }
+  void ascii(size_t off, const std::string& s, size_t n) {
+    for (size_t i = 0; i < n; ++i) b[off + i] = i < s.size() ? static_cast<uint8_t>(s[i]) : ' ';
+  }
+};
+
+// Identify Controller (Base Spec 2.0, Figure 275) as a QEMU controller might answer.
+Buffer identify_controller() {
+  Buffer c(kIdentifyBytes);
+  c.le(0, 0x1b36, 2);             // VID: Red Hat (QEMU)
+  c.ascii(4, "deadbeef", 20);     // SN
+  c.ascii(24, "QEMU NVMe Ctrl", 40);  // MN
+  c.ascii(64, "8.0.0", 8);        // FR
+  c.le(256, 0x000a, 2);           // OACS: Format NVM (bit 1) and Namespace Management (bit 3)
+  c.le(266, 343, 2);              // WCTEMP 343 K = 69.85 C
+  c.le(268, 373, 2);              // CCTEMP 373 K = 99.85 C
+  c.le(328, 0x5, 4);              // SANICAP: crypto erase and overwrite
+  c.le(516, 256, 4);              // NN
+  c.b[524] = 0x04;                // FNA
+  return c;
+}
+
+TEST(NvmeLayout, ParsesIdentifyController) {
+  auto c = parse_identify_controller(identify_controller().b);
+  ASSERT_TRUE(c);
+  EXPECT_EQ(c->vendor_id, 0x1b36);
+  EXPECT_EQ(c->serial, "deadbeef");
+  EXPECT_EQ(c->model, "QEMU NVMe Ctrl");
+  EXPECT_EQ(c->firmware, "8.0.0");
+  EXPECT_TRUE(c->format_supported());
+  EXPECT_TRUE(c->namespace_management());
+  EXPECT_FALSE(c->firmware_download_supported());
+  EXPECT_TRUE(c->sanitize_crypto_erase());
+  EXPECT_FALSE(c->sanitize_block_erase());
+  EXPECT_TRUE(c->sanitize_overwrite());
+  EXPECT_EQ(c->namespace_count, 256u);
+  EXPECT_EQ(c->fna, 0x04);
+  EXPECT_EQ(c->warning_temp_k, 343);
+}
+
+TEST(NvmeLayout, RejectsShortBuffers) {
+  std::vector<uint8_t> small(100);
+  EXPECT_FALSE(parse_identify_controller(small));
+  EXPECT_FALSE(parse_identify_namespace(small));
+  EXPECT_FALSE(parse_smart_log(small));
+  EXPECT_FALSE(parse_firmware_slot_log(small));
+}
+
+TEST(NvmeLayout, ParsesIdentifyNamespaceAndTheFormatInUse) {
+  Buffer n(kIdentifyBytes);
+  n.le(0, 2097152, 8);   // NSZE
+  n.le(8, 2097152, 8);   // NCAP
+  n.le(16, 1000, 8);     // NUSE
+  n.b[25] = 1;           // NLBAF: two formats (0's based)
+  n.b[26] = 1;           // FLBAS: format 1 in use
+  n.le(120, 0x0102030405060708, 8);                 // EUI64
+  n.le(128, (9u << 16) | (2u << 24), 4);            // LBAF0: 512 B, RP 2
+  n.le(132, (12u << 16) | 8u, 4);                   // LBAF1: 4096 B, 8 B metadata
+  auto ns = parse_identify_namespace(n.b);
+  ASSERT_TRUE(ns);
+  EXPECT_EQ(ns->size_blocks, 2097152u);
+  EXPECT_EQ(ns->used_blocks, 1000u);
+  ASSERT_EQ(ns->lba_formats.size(), 2u);
+  EXPECT_EQ(ns->lba_formats[0].data_bytes, 512u);
+  EXPECT_EQ(ns->lba_formats[0].relative_performance, 2);
+  EXPECT_EQ(ns->lba_formats[1].data_bytes, 4096u);
+  EXPECT_EQ(ns->lba_formats[1].metadata_bytes, 8);
+  EXPECT_EQ(ns->lba_format_in_use, 1);
+  EXPECT_EQ(ns->block_bytes(), 4096u);
+  EXPECT_EQ(ns->eui64_hex, "0807060504030201");
+  EXPECT_EQ(ns->nguid_hex, "");
+}
+
+TEST(NvmeLayout, UsesTheUpperFlbasBitsBeyondSixteenFormats) {
+  Buffer n(kIdentifyBytes);
+  n.b[25] = 19;               // 20 formats
+  n.b[26] = 0x02 | (1 << 5);  // index 0x12 = 18
+  n.le(128 + 4 * 18, 12u << 16, 4);
+  auto ns = parse_identify_namespace(n.b);
+  ASSERT_TRUE(ns);
+  EXPECT_EQ(ns->lba_format_in_use, 18);
+  EXPECT_EQ(ns->block_bytes(), 4096u);
+}
+
+Buffer smart_log() {
+  Buffer s(kLogPageBytes);
+  s.b[0] = 0x00;            // Critical Warning
+  s.le(1, 310, 2);          // Composite Temperature 310 K
+  s.b[3] = 100;             // Available Spare
+  s.b[4] = 10;              // Available Spare Threshold
+  s.b[5] = 3;               // Percentage Used
+  s.le(32, 123456, 16);     // Data Units Read
+  s.le(48, 654321, 16);     // Data Units Written
+  s.le(160, 0, 16);         // Media and Data Integrity Errors
+  s.le(176, 7, 16);         // Number of Error Information Log Entries
+  s.le(192, 11, 4);         // Warning Composite Temperature Time
+  s.le(196, 2, 4);          // Critical Composite Temperature Time
+  s.le(216, 5, 4);          // Thermal Management Temperature 1 Transition Count
+  s.le(220, 1, 4);          // Thermal Management Temperature 2 Transition Count
+  return s;
+}
+
+TEST(NvmeLayout, ParsesTheSmartHealthLog) {
+  auto ctrl = parse_identify_controller(identify_controller().b);
+  auto h = parse_smart_log(smart_log().b, &*ctrl);
+  ASSERT_TRUE(h);
+  EXPECT_TRUE(h->known);
+  EXPECT_EQ(h->source, "nvme");
+  EXPECT_EQ(h->critical_warning, 0);
+  EXPECT_NEAR(*h->temperature_c, 36.85, 1e-9);
+  EXPECT_NEAR(*h->warning_temp_c, 69.85, 1e-9);
+  EXPECT_NEAR(*h->critical_temp_c, 99.85, 1e-9);
+  EXPECT_EQ(h->available_spare_pct, 100);
+  EXPECT_EQ(h->available_spare_threshold_pct, 10);
+  EXPECT_EQ(h->percentage_used, 3);
+  EXPECT_EQ(h->data_units_read, 123456u);
+  EXPECT_EQ(h->data_units_written, 654321u);
+  EXPECT_EQ(h->media_errors, 0u);
+  EXPECT_EQ(h->error_log_entries, 7u);
+  EXPECT_EQ(h->warning_temp_time_min, 11u);
+  EXPECT_EQ(h->critical_temp_time_min, 2u);
+  EXPECT_EQ(h->thermal_transitions, 6u);
+}
+
+TEST(NvmeLayout, LeavesAnUnreportedTemperatureUnknown) {
+  Buffer s = smart_log();
+  s.le(1, 0, 2);
+  auto h = parse_smart_log(s.b);
+  ASSERT_TRUE(h);
+  EXPECT_FALSE(h->temperature_c);
+  EXPECT_FALSE(h->warning_temp_c);  // no controller given
+}
+
+TEST(NvmeLayout, SaturatesHugeCountersInsteadOfWrapping) {
+  Buffer s = smart_log();
+  s.le(160 + 8, 1, 8);  // bit 64 of Media Errors
+  EXPECT_EQ(parse_smart_log(s.b)->media_errors, UINT64_MAX);
+}
+
+TEST(NvmeLayout, ParsesTheFirmwareSlotLog) {
+  Buffer f(kLogPageBytes);
+  f.b[0] = 0x02 | (0x03 << 4);  // active slot 2, slot 3 next reset
+  f.ascii(8, "1.0", 8);
+  f.ascii(16, "1.1", 8);
+  auto s = parse_firmware_slot_log(f.b);
+  ASSERT_TRUE(s);
+  EXPECT_EQ(s->active_slot, 2);
+  EXPECT_EQ(s->next_reset_slot, 3);
+  ASSERT_EQ(s->revisions.size(), 7u);
+  EXPECT_EQ(s->revisions[0], "1.0");
+  EXPECT_EQ(s->revisions[1], "1.1");
+  EXPECT_EQ(s->revisions[2], "");
+}
+
+TEST(NvmeLayout, NamesEveryCriticalWarningBit) {
+  auto words = critical_warning_words(0x05);
+  ASSERT_EQ(words.size(), 2u);
+  EXPECT_EQ(words[0], "available spare below threshold");
+  EXPECT_EQ(words[1], "reliability degraded by media or internal errors");
+  EXPECT_TRUE(critical_warning_words(0).empty());
+}
+
+}  // namespace
+}  // namespace diskvet::devices

@@ -1,0 +1,117 @@
+// The report file: SHA-256 seal, atomic replacement, and an interrupted write leaving the old report.
+#include "runner/report_file.hpp"
+
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <gtest/gtest.h>
+
+#include <csignal>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "runner/sha256.hpp"
+
+using namespace diskvet::runner;
+namespace fs = std::filesystem;
+
+namespace {
+
+std::string slurp(const fs::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  std::ostringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+class ReportFile : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = fs::temp_directory_path() / ("diskvet-suites-report-test-" + std::to_string(getpid()));
+    fs::create_directories(dir_);
+  }
+  void TearDown() override { fs::remove_all(dir_); }
+  fs::path dir_;
+};
+
+boost::json::object report(const std::string& verdict, size_t padding = 0) {
+  boost::json::object o;
+  o["schema"] = "diskvet-report/1";
+  o["verdict"] = verdict;
+  o["padding"] = std::string(padding, 'x');
+  return o;
+}
+
+}  // namespace
+
+TEST(Sha256, MatchesTheFipsTestVectors) {
+  EXPECT_EQ(sha256_hex(""), "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855");
+  EXPECT_EQ(sha256_hex("abc"), "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
+  EXPECT_EQ(sha256_hex("abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq"),
+            "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1");
+  EXPECT_EQ(sha256_hex(std::string(1000000, 'a')), "cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0");
+}
+
+TEST(Sha256, IsTheSameFedInPieces) {
+  std::string text(10000, 'q');
+  for (size_t i = 0; i < text.size(); ++i) text[i] = static_cast<char>('a' + i % 26);
+  Sha256 s;
+  for (size_t i = 0; i < text.size(); i += 37) s.update(std::string_view(text).substr(i, 37));
+  auto d = s.digest();
+  std::string hex;
+  for (uint8_t b : d) hex += "0123456789abcdef"[b >> 4], hex += "0123456789abcdef"[b & 15];
+  EXPECT_EQ(hex, sha256_hex(text));
+}
+
+TEST_F(ReportFile, SealMatchesUntilTheContentChanges) {
+  std::string sealed = seal_report(report("PASS"));
+  EXPECT_TRUE(seal_matches(sealed));
+  EXPECT_TRUE(seal_matches(sealed + "\n"));
+  std::string tampered = sealed;
+  tampered.replace(tampered.find("PASS"), 4, "FAIL");
+  EXPECT_FALSE(seal_matches(tampered));
+}
+
+TEST_F(ReportFile, LoadReportsTheSealAndRefusesOtherSchemas) {
+  fs::path p = dir_ / "r.json";
+  ASSERT_TRUE(write_file_atomic(p, seal_report(report("PASS")) + "\n").ok());
+  auto r = load_report(p);
+  ASSERT_TRUE(r.ok()) << r.error().message();
+  EXPECT_TRUE(r->seal_ok);
+  EXPECT_EQ(r->doc.at("verdict").as_string(), "PASS");
+  boost::json::object other = report("PASS");
+  other["schema"] = "diskvet-report/2";
+  ASSERT_TRUE(write_file_atomic(p, seal_report(other)).ok());
+  EXPECT_FALSE(load_report(p).ok());
+  ASSERT_TRUE(write_file_atomic(p, "{\"hello\": 1}").ok());
+  EXPECT_FALSE(load_report(p).ok());
+}
+
+TEST_F(ReportFile, AnInterruptedWriteLeavesThePreviousReportIntact) {
+  fs::path p = dir_ / "report.json";
+  std::string previous = seal_report(report("PASS")) + "\n";
+  ASSERT_TRUE(write_file_atomic(p, previous).ok());
+  // A child process dies (SIGKILL: no cleanup of any kind) after the first chunk of a large report.
+  pid_t child = fork();
+  ASSERT_GE(child, 0);
+  if (child == 0) {
+    std::string big = seal_report(report("FAIL", 1 << 20));
+    (void)write_file_atomic(p, big, [](size_t written) {
+      if (written > 0) raise(SIGKILL);
+    });
+    _exit(0);  // not reached
+  }
+  int status = 0;
+  ASSERT_EQ(waitpid(child, &status, 0), child);
+  ASSERT_TRUE(WIFSIGNALED(status)) << "the child was meant to die mid-write";
+  EXPECT_EQ(slurp(p), previous);
+  auto r = load_report(p);
+  ASSERT_TRUE(r.ok());
+  EXPECT_TRUE(r->seal_ok);
+  // The half-written temporary file is beside it, never in its place.
+  bool saw_tmp = false;
+  for (const auto& e : fs::directory_iterator(dir_))
+    if (e.path().filename().string().starts_with(".report.json.tmp.")) saw_tmp = fs::file_size(e.path()) < (1u << 20);
+  EXPECT_TRUE(saw_tmp);
+}

@@ -1,0 +1,130 @@
+#include <regex>
+// Suite and profile files: the shipped ones load; broken ones are refused naming file, key, reason.
+#include <gtest/gtest.h>
+
+#include "suites/profile.hpp"
+#include "suites/suite.hpp"
+
+using namespace diskvet;
+using namespace diskvet::suites;
+
+namespace {
+std::string suite_error(const std::string& text) {
+  auto s = parse_suite(text, "bad.json");
+  EXPECT_FALSE(s.ok()) << text;
+  if (s.ok()) return {};
+  EXPECT_EQ(s.error().kind, ErrorKind::input);
+  EXPECT_EQ(s.error().exit_code(), 2);
+  return s.error().message();
+}
+std::string profile_error(const std::string& text) {
+  auto p = parse_profile(text, "bad.json");
+  EXPECT_FALSE(p.ok()) << text;
+  return p.ok() ? std::string() : p.error().message();
+}
+const char* kMinimal = R"({"name": "t", "tests": [{"id": "a", "workloads": [{"rw": "randread"}]}]})";
+}  // namespace
+
+TEST(SuiteLoader, LoadsEveryShippedSuite) {
+  auto names = builtin_suite_names();
+  for (const char* want : {"quick", "acceptance", "burnin"}) EXPECT_NE(std::find(names.begin(), names.end(), want), names.end()) << want;
+  for (const auto& n : names) {
+    auto s = builtin_suite(n);
+    ASSERT_TRUE(s.ok()) << s.error().message();
+    EXPECT_EQ(s->name, n);
+  }
+}
+
+TEST(SuiteLoader, QuickHasTheFourTestsAndNoPreconditioning) {
+  auto s = builtin_suite("quick");
+  ASSERT_TRUE(s.ok());
+  ASSERT_EQ(s->tests.size(), 4u);
+  EXPECT_EQ(s->tests[0].id, "latency-qd1");
+  EXPECT_EQ(s->tests[1].id, "max-iops");
+  ASSERT_TRUE(s->tests[1].sweep);
+  EXPECT_EQ(s->tests[2].id, "max-throughput-64k");
+  EXPECT_EQ(s->tests[3].id, "mixed-70-30");
+  EXPECT_EQ(s->tests[3].workloads[0].rwmixread_pct, 70u);
+  EXPECT_FALSE(s->precondition.enabled);
+  EXPECT_FALSE(s->steady_state.enabled);
+  EXPECT_EQ(s->tests[0].workloads[0].runtime_s, 2.0);  // from defaults
+}
+
+TEST(SuiteLoader, AcceptanceFollowsSnia) {
+  auto s = builtin_suite("acceptance");
+  ASSERT_TRUE(s.ok());
+  EXPECT_TRUE(s->precondition.enabled && s->precondition.required);
+  EXPECT_EQ(s->precondition.capacities, 2.0);
+  EXPECT_EQ(s->precondition.bs_bytes, 128u * 1024);
+  EXPECT_EQ(s->steady_state.criteria.window_rounds, 5u);
+  EXPECT_EQ(s->steady_state.criteria.max_rounds, 25u);
+  EXPECT_EQ(s->tests[2].workloads[0].runtime_s, 60.0);
+}
+
+TEST(SuiteLoader, BurninIsAPlaceholderThatSaysSo) {
+  auto s = builtin_suite("burnin");
+  ASSERT_TRUE(s.ok());
+  EXPECT_TRUE(s->placeholder);
+  EXPECT_NE(s->placeholder_note.find("not filled in yet"), std::string::npos);
+}
+
+TEST(SuiteLoader, RefusesAnUnknownKeyNamingIt) {
+  std::string e = suite_error(R"({"name": "t", "tests": [{"id": "a", "workloads": [{"rw": "randread", "blocksize": "4k"}]}]})");
+  EXPECT_NE(e.find("bad.json"), std::string::npos) << e;
+  EXPECT_NE(e.find("tests[0].workloads[0].blocksize"), std::string::npos) << e;
+  EXPECT_NE(e.find("not a known key"), std::string::npos) << e;
+}
+
+TEST(SuiteLoader, RefusesAWrongType) {
+  std::string e = suite_error(R"({"name": "t", "tests": [{"id": "a", "iodepth": "deep", "workloads": [{"rw": "randread"}]}]})");
+  EXPECT_NE(e.find("tests[0].iodepth"), std::string::npos) << e;
+  EXPECT_NE(e.find("whole number"), std::string::npos) << e;
+}
+
+TEST(SuiteLoader, RefusesImpossibleValues) {
+  EXPECT_NE(suite_error(R"({"name": "t", "tests": [{"id": "a", "workloads": [{"rw": "randread", "iodepth": 0}]}]})").find("iodepth"), std::string::npos);
+  EXPECT_NE(suite_error(R"({"name": "t", "tests": [{"id": "a", "workloads": [{"rw": "sideways"}]}]})").find("not a pattern"), std::string::npos);
+  EXPECT_NE(suite_error(R"({"name": "t", "tests": [{"id": "a", "workloads": [{"bs": 1000}]}]})").find("multiple of 512"), std::string::npos);
+  EXPECT_NE(suite_error(R"({"name": "t", "steady_state": {"window_rounds": 5, "max_rounds": 3}, "tests": [{"id": "a", "workloads": [{}]}]})").find("max_rounds"), std::string::npos);
+  EXPECT_NE(suite_error(R"({"name": "t", "tests": [{"id": "a", "workloads": [{}]}, {"id": "a", "workloads": [{}]}]})").find("appears twice"), std::string::npos);
+  EXPECT_NE(suite_error(R"({"name": "t", "tests": [{"id": "a", "sweep": {"steps": [{"iodepth": 8}, {"iodepth": 4}]}, "workloads": [{}]}]})").find("must grow"), std::string::npos);
+  EXPECT_NE(suite_error(R"({"name": "t", "tests": []})").find("empty"), std::string::npos);
+}
+
+TEST(SuiteLoader, RefusesBrokenJsonNamingTheLine) {
+  std::string e = suite_error("{\n\"name\": \"t\",\n\"tests\": [\n}");
+  EXPECT_NE(e.find("bad.json:4"), std::string::npos) << e;
+}
+
+TEST(SuiteLoader, AcceptsAMinimalSuiteWithEngineDefaults) {
+  auto s = parse_suite(kMinimal, "t.json");
+  ASSERT_TRUE(s.ok()) << s.error().message();
+  EXPECT_EQ(s->tests[0].workloads[0].bs_bytes, 4096u);
+}
+
+TEST(ProfileLoader, LoadsTheShippedProfiles) {
+  auto all = builtin_profiles();
+  ASSERT_TRUE(all.ok()) << all.error().message();
+  bool qemu = false, tmpl = false;
+  for (const auto& p : *all) {
+    EXPECT_FALSE(p.source.empty()) << p.name << " must say where its numbers come from";
+    if (p.name == "qemu-nvme") qemu = std::regex_match(std::string("QEMU NVMe Ctrl"), std::regex(p.match.model_regex));
+    if (p.name == "template") tmpl = p.template_only;
+  }
+  EXPECT_TRUE(qemu);
+  EXPECT_TRUE(tmpl);
+}
+
+TEST(ProfileLoader, RefusesAnUnknownMetric) {
+  std::string e = profile_error(R"({"name": "p", "limits": {"max-iops": {"read.iopz": {"min": 1}}}})");
+  EXPECT_NE(e.find("limits.max-iops.read.iopz"), std::string::npos) << e;
+  EXPECT_NE(e.find("not a known metric"), std::string::npos) << e;
+}
+
+TEST(ProfileLoader, RefusesAMinimumOnLatencyAndBothBounds) {
+  EXPECT_NE(profile_error(R"({"name": "p", "limits": {"t": {"lat_p99_us": {"min": 1}}}})").find("lower is better"), std::string::npos);
+  EXPECT_NE(profile_error(R"({"name": "p", "limits": {"t": {"iops": {"min": 1, "max": 2}}}})").find("exactly one"), std::string::npos);
+  EXPECT_NE(profile_error(R"({"name": "p", "limits": {"t": {"iops": {"min": -5}}}})").find("outside"), std::string::npos);
+  EXPECT_NE(profile_error(R"({"name": "p", "limits": {"t": {"iops": {"min": 5, "tolerance": 3}}}})").find("tolerance"), std::string::npos);
+  EXPECT_NE(profile_error(R"({"name": "p", "match": {"model": "(("}, "limits": {}})").find("regular expression"), std::string::npos);
+}

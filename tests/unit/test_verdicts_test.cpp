@@ -1,0 +1,142 @@
+// Which workload answers which metric, and when numbers are not trusted.
+#include "runner/test_verdicts.hpp"
+
+#include <gtest/gtest.h>
+
+#include "runner/outliers.hpp"
+
+using namespace diskvet;
+using namespace diskvet::runner;
+
+namespace {
+
+WorkloadRecord record(Pattern rw, uint64_t read_ios, uint64_t write_ios, uint64_t lat_ns) {
+  WorkloadRecord r;
+  r.workload.rw = rw;
+  r.ran = true;
+  r.result.workload = r.workload;
+  r.result.elapsed_s = 1.0;
+  r.result.dir[0].ios = read_ios;
+  r.result.dir[1].ios = write_ios;
+  for (uint64_t i = 0; i < read_ios; ++i) r.result.dir[0].lat.record(lat_ns);
+  for (uint64_t i = 0; i < write_ios; ++i) r.result.dir[1].lat.record(lat_ns);
+  return r;
+}
+
+suites::TestLimits limits(std::initializer_list<std::tuple<const char*, Limit::Bound, double>> l) {
+  suites::TestLimits t;
+  t.test_id = "t";
+  for (auto [name, bound, value] : l) t.limits.push_back({name, *parse_metric(name), Limit{bound, value, 0}, ""});
+  return t;
+}
+
+}  // namespace
+
+TEST(TestVerdicts, UnprefixedMetricAppliesToEachDirectionTheTestMeasures) {
+  TestRecord t;
+  t.id = "latency-qd1";
+  t.workloads = {record(Pattern::randread, 1000, 0, 80'000), record(Pattern::randwrite, 0, 1000, 20'000)};
+  auto l = limits({{"lat_mean_us", Limit::Bound::max, 50}});
+  auto v = judge_test(t, &l, {});
+  ASSERT_EQ(v.size(), 2u);
+  EXPECT_EQ(v[0].metric, "read.lat_mean_us");
+  EXPECT_EQ(v[0].status, VerdictStatus::fail);
+  EXPECT_NEAR(*v[0].measured, 80.0, 0.01);
+  EXPECT_EQ(v[1].metric, "write.lat_mean_us");
+  EXPECT_EQ(v[1].status, VerdictStatus::pass);
+}
+
+TEST(TestVerdicts, TotalAddsBothDirectionsOfTheMixedWorkload) {
+  TestRecord t;
+  t.workloads = {record(Pattern::randrw, 700, 300, 50'000)};
+  auto l = limits({{"total.iops", Limit::Bound::min, 999}, {"write.iops", Limit::Bound::min, 301}});
+  auto v = judge_test(t, &l, {});
+  ASSERT_EQ(v.size(), 2u);
+  EXPECT_NEAR(*v[0].measured, 1000, 1e-9);
+  EXPECT_EQ(v[0].status, VerdictStatus::pass);
+  EXPECT_EQ(v[1].status, VerdictStatus::fail);
+}
+
+TEST(TestVerdicts, LatencyLimitsUseTheBucketUpperEdge) {
+  TestRecord t;
+  t.workloads = {record(Pattern::randread, 0, 0, 0)};
+  DirectionResult& rd = t.workloads[0].result.dir[0];
+  // Exact p99 is 99.9 us, under a max of 100 us; its histogram bucket reaches up to 100.351 us.
+  for (int i = 0; i < 99; ++i) rd.lat.record(99'900);
+  rd.lat.record(200'000);
+  rd.ios = 100;
+  auto l = limits({{"lat_p99_us", Limit::Bound::max, 100}});
+  auto v = judge_test(t, &l, {});
+  ASSERT_EQ(v.size(), 1u);
+  EXPECT_NEAR(*v[0].measured, 100.351, 1e-9);
+  EXPECT_EQ(v[0].status, VerdictStatus::fail) << "latency must never be under-stated";
+}
+
+TEST(TestVerdicts, UnwrittenRegionMakesReadsInconclusiveButNotWrites) {
+  TestRecord t;
+  t.workloads = {record(Pattern::randread, 1000, 0, 10'000), record(Pattern::randwrite, 0, 1000, 10'000)};
+  auto l = limits({{"iops", Limit::Bound::min, 10}});
+  TrustFacts trust;
+  trust.region_unwritten = true;
+  trust.unwritten_detail = "the region was never written";
+  auto v = judge_test(t, &l, trust);
+  ASSERT_EQ(v.size(), 2u);
+  EXPECT_EQ(v[0].status, VerdictStatus::inconclusive);
+  EXPECT_NE(v[0].reason.find("never written"), std::string::npos);
+  EXPECT_EQ(v[1].status, VerdictStatus::pass);
+}
+
+TEST(TestVerdicts, SteadyStateRequiredAndMissingIsInconclusive) {
+  TestRecord t;
+  t.workloads = {record(Pattern::randwrite, 0, 1000, 10'000)};
+  t.workloads[0].steady_required = true;
+  t.workloads[0].steady_state = SteadyStateResult{false, 25, std::nullopt, {}};
+  auto l = limits({{"iops", Limit::Bound::min, 10}});
+  auto v = judge_test(t, &l, {});
+  ASSERT_EQ(v.size(), 1u);
+  EXPECT_EQ(v[0].status, VerdictStatus::inconclusive);
+  EXPECT_NE(v[0].reason.find("steady state not attained"), std::string::npos);
+}
+
+TEST(TestVerdicts, AMetricTheTestDoesNotMeasureIsNotEvaluated) {
+  TestRecord t;
+  t.workloads = {record(Pattern::randread, 1000, 0, 10'000)};
+  auto l = limits({{"write.iops", Limit::Bound::min, 10}});
+  auto v = judge_test(t, &l, {});
+  ASSERT_EQ(v.size(), 1u);
+  EXPECT_EQ(v[0].status, VerdictStatus::not_evaluated);
+}
+
+TEST(Outliers, FlagsTheDeviceMoreThanTenPercentWorseThanTheMedian) {
+  std::vector<DeviceResult> devs(4);
+  const double iops[] = {10000, 10200, 9900, 7000};
+  for (size_t i = 0; i < devs.size(); ++i) {
+    devs[i].device.model = "SAME MODEL";
+    devs[i].device.path = "/dev/x" + std::to_string(i);
+    TestRecord t;
+    t.id = "latency-qd1";
+    t.workloads = {record(Pattern::randread, static_cast<uint64_t>(iops[i]), 0, 50'000)};
+    devs[i].tests.push_back(t);
+  }
+  flag_outliers(devs);
+  EXPECT_TRUE(devs[0].outliers.empty());
+  EXPECT_TRUE(devs[1].outliers.empty());
+  EXPECT_TRUE(devs[2].outliers.empty());
+  ASSERT_EQ(devs[3].outliers.size(), 1u);
+  EXPECT_EQ(devs[3].outliers[0].metric, "workloads[0].read.iops");
+  EXPECT_NEAR(devs[3].outliers[0].worse_pct, (9950.0 - 7000) / 9950 * 100, 1e-6);
+}
+
+TEST(Outliers, NeedsThreeDevicesOfOneModel) {
+  std::vector<DeviceResult> devs(3);
+  const char* models[] = {"A", "A", "B"};
+  for (size_t i = 0; i < 3; ++i) {
+    devs[i].device.model = models[i];
+    TestRecord t;
+    t.id = "x";
+    t.workloads = {record(Pattern::randread, i == 0 ? 100 : 10000, 0, 50'000)};
+    devs[i].tests.push_back(t);
+  }
+  flag_outliers(devs);
+  for (const auto& d : devs) EXPECT_TRUE(d.outliers.empty());
+}

@@ -1,0 +1,103 @@
+// Verdict logic: limits with tolerance, untrusted measurements, roll-ups and exit codes.
+#include "runner/verdict.hpp"
+
+#include <gtest/gtest.h>
+
+#include <optional>
+
+using namespace diskvet::runner;
+using Bound = Limit::Bound;
+
+namespace {
+struct Case {
+  const char* name;
+  Limit limit;
+  std::optional<double> measured;
+  bool trusted;
+  VerdictStatus expected;
+  std::optional<double> margin_pct;
+};
+}  // namespace
+
+TEST(Verdict, JudgesEveryCaseOfTheTable) {
+  const Case cases[] = {
+      {"iops above min passes", {Bound::min, 1000, 0}, 1200, true, VerdictStatus::pass, 20},
+      {"iops exactly at min passes", {Bound::min, 1000, 0}, 1000, true, VerdictStatus::pass, 0},
+      {"iops below min fails", {Bound::min, 1000, 0}, 900, true, VerdictStatus::fail, -10},
+      {"iops below min within tolerance passes", {Bound::min, 1000, 10}, 905, true, VerdictStatus::pass, -9.5},
+      {"iops below tolerance fails", {Bound::min, 1000, 5}, 940, true, VerdictStatus::fail, -6},
+      {"latency under max passes", {Bound::max, 200, 0}, 150, true, VerdictStatus::pass, 25},
+      {"latency over max fails", {Bound::max, 200, 0}, 250, true, VerdictStatus::fail, -25},
+      {"latency over max within tolerance passes", {Bound::max, 200, 25}, 250, true, VerdictStatus::pass, -25},
+      {"untrusted good numbers are inconclusive", {Bound::min, 1000, 0}, 5000, false, VerdictStatus::inconclusive, 400},
+      {"untrusted bad numbers are inconclusive", {Bound::max, 100, 0}, 5000, false, VerdictStatus::inconclusive, -4900},
+      {"nothing measured is not evaluated", {Bound::min, 1000, 0}, std::nullopt, true, VerdictStatus::not_evaluated, std::nullopt},
+  };
+  for (const auto& c : cases) {
+    Validity v{c.trusted, c.trusted ? "" : "steady state not attained in 25 rounds"};
+    MetricVerdict mv = judge("t", "m", c.limit, c.measured, v);
+    EXPECT_EQ(mv.status, c.expected) << c.name << ": " << mv.reason;
+    ASSERT_EQ(mv.margin_pct.has_value(), c.margin_pct.has_value()) << c.name;
+    if (c.margin_pct) {
+      EXPECT_NEAR(*mv.margin_pct, *c.margin_pct, 1e-9) << c.name;
+    }
+    EXPECT_FALSE(mv.reason.empty()) << c.name;
+    if (!c.trusted) {
+      EXPECT_NE(mv.reason.find("steady state"), std::string::npos) << c.name;
+    }
+  }
+}
+
+TEST(Verdict, DeviceFailsOnAnyFailEvenWithPasses) {
+  Rollup pass{VerdictStatus::pass, {}}, fail{VerdictStatus::fail, {"x"}};
+  EXPECT_EQ(rollup_device({pass, fail, pass}, {}).status, VerdictStatus::fail);
+}
+
+TEST(Verdict, DeviceFailsWhenUnhealthyOrWithIoErrorsThoughEveryLimitWasMet) {
+  Rollup pass{VerdictStatus::pass, {}};
+  DeviceFacts sick;
+  sick.unhealthy = true;
+  sick.health_problems = {"critical warning 0x04"};
+  auto r = rollup_device({pass}, sick);
+  EXPECT_EQ(r.status, VerdictStatus::fail);
+  ASSERT_FALSE(r.reasons.empty());
+  EXPECT_NE(r.reasons.back().find("critical warning"), std::string::npos);
+  DeviceFacts errors;
+  errors.io_errors = 3;
+  EXPECT_EQ(rollup_device({pass}, errors).status, VerdictStatus::fail);
+}
+
+TEST(Verdict, DeviceIsInconclusiveWhenRequiredPreconditioningIsMissing) {
+  DeviceFacts f;
+  f.required_missing = true;
+  f.required_missing_reason = "preconditioning stopped by the time cap after 0.4 of 2 capacities";
+  auto r = rollup_device({Rollup{VerdictStatus::pass, {}}}, f);
+  EXPECT_EQ(r.status, VerdictStatus::inconclusive);
+  // A FAIL stays a FAIL.
+  EXPECT_EQ(rollup_device({Rollup{VerdictStatus::fail, {}}}, f).status, VerdictStatus::fail);
+}
+
+TEST(Verdict, DeviceWithNoLimitsIsNotEvaluated) {
+  EXPECT_EQ(rollup_device({Rollup{}, Rollup{}}, {}).status, VerdictStatus::not_evaluated);
+  EXPECT_EQ(rollup_device({Rollup{VerdictStatus::not_evaluated, {}}, Rollup{VerdictStatus::pass, {}}}, {}).status, VerdictStatus::pass);
+}
+
+TEST(Verdict, OverallIsTheWorstDevice) {
+  EXPECT_EQ(rollup_overall({VerdictStatus::pass, VerdictStatus::inconclusive, VerdictStatus::pass}), VerdictStatus::inconclusive);
+  EXPECT_EQ(rollup_overall({VerdictStatus::pass, VerdictStatus::fail, VerdictStatus::inconclusive}), VerdictStatus::fail);
+  EXPECT_EQ(rollup_overall({}), VerdictStatus::not_evaluated);
+}
+
+TEST(Verdict, ExitCodesFollowTheDesign) {
+  EXPECT_EQ(exit_code(VerdictStatus::pass, false), 0);
+  EXPECT_EQ(exit_code(VerdictStatus::not_evaluated, false), 0);
+  EXPECT_EQ(exit_code(VerdictStatus::fail, false), 1);
+  EXPECT_EQ(exit_code(VerdictStatus::inconclusive, false), 4);
+  EXPECT_EQ(exit_code(VerdictStatus::pass, true), 3);
+  EXPECT_EQ(exit_code(VerdictStatus::fail, true), 3);
+}
+
+TEST(Verdict, StatusNamesRoundTrip) {
+  for (auto s : {VerdictStatus::pass, VerdictStatus::fail, VerdictStatus::inconclusive, VerdictStatus::not_evaluated}) EXPECT_EQ(parse_status(to_string(s)), s);
+  EXPECT_EQ(to_string(VerdictStatus::not_evaluated), "NOT-EVALUATED");
+}

@@ -1,0 +1,115 @@
+// Workload validation and the units it is written in.
+#include "runner/workload.hpp"
+
+#include <gtest/gtest.h>
+
+#include "common/units.hpp"
+
+using namespace diskvet;
+using namespace diskvet::runner;
+
+TEST(Units, SizesUseFiosPowersOf1024) {
+  EXPECT_EQ(parse_size("4k"), 4096u);
+  EXPECT_EQ(parse_size("4K"), 4096u);
+  EXPECT_EQ(parse_size("4KiB"), 4096u);
+  EXPECT_EQ(parse_size("64kb"), 65536u);
+  EXPECT_EQ(parse_size("1g"), 1u << 30);
+  EXPECT_EQ(parse_size("512"), 512u);
+  EXPECT_EQ(parse_size("1.5m"), 1536u * 1024);
+  EXPECT_FALSE(parse_size("4x"));
+  EXPECT_FALSE(parse_size(""));
+  EXPECT_FALSE(parse_size("-4k"));
+  EXPECT_FALSE(parse_size("k"));
+}
+
+TEST(Units, DurationsAcceptFiosSuffixes) {
+  EXPECT_EQ(parse_duration_s("10"), 10.0);
+  EXPECT_EQ(parse_duration_s("10s"), 10.0);
+  EXPECT_EQ(parse_duration_s("250ms"), 0.25);
+  EXPECT_EQ(parse_duration_s("2m"), 120.0);
+  EXPECT_EQ(parse_duration_s("1h30m"), 5400.0);
+  EXPECT_FALSE(parse_duration_s("soon"));
+  EXPECT_FALSE(parse_duration_s("5q"));
+}
+
+TEST(Units, FormattingIsReadable) {
+  EXPECT_EQ(format_bytes(4096), "4KiB");
+  EXPECT_EQ(format_bytes(1536), "1.50KiB");
+  EXPECT_EQ(format_ns(812), "812ns");
+  EXPECT_EQ(format_ns(12'400), "12.4us");
+  EXPECT_EQ(format_duration(725), "12m05s");
+}
+
+TEST(Workload, BlockSizeMustBeAMultipleOfTheLogicalBlockSize) {
+  Workload w;
+  w.bs_bytes = 6144;
+  auto r = validate(w, 1 << 30, 4096);
+  ASSERT_FALSE(r);
+  EXPECT_EQ(r.error().subject, "--bs");
+  EXPECT_NE(r.error().what.find("4096"), std::string::npos);
+  EXPECT_EQ(r.error().exit_code(), 2);
+  w.bs_bytes = 8192;
+  EXPECT_TRUE(validate(w, 1 << 30, 4096));
+}
+
+TEST(Workload, RegionPastTheEndIsRefused) {
+  Workload w;
+  w.offset_bytes = 1 << 20;
+  w.size_bytes = 1 << 30;
+  auto r = validate(w, 1 << 30, 512);
+  ASSERT_FALSE(r);
+  EXPECT_EQ(r.error().subject, "--size");
+  w.offset_bytes = 1 << 30;
+  w.size_bytes = 0;
+  r = validate(w, 1 << 30, 512);
+  ASSERT_FALSE(r);
+  EXPECT_EQ(r.error().subject, "--offset");
+}
+
+TEST(Workload, ZeroSizeMeansTheRestOfTheTargetInWholeBlocks) {
+  Workload w;
+  w.offset_bytes = 4096;
+  w.bs_bytes = 65536;
+  auto r = validate(w, (1 << 20) + 4096 + 100, 512);
+  ASSERT_TRUE(r);
+  EXPECT_EQ(r->size_bytes, 1u << 20);
+}
+
+TEST(Workload, ImpossibleValuesNameTheirOption) {
+  Workload w;
+  w.iodepth = 0;
+  EXPECT_EQ(validate(w, 1 << 30, 512).error().subject, "--iodepth");
+  w = {};
+  w.numjobs = 0;
+  EXPECT_EQ(validate(w, 1 << 30, 512).error().subject, "--numjobs");
+  w = {};
+  w.rwmixread_pct = 101;
+  EXPECT_EQ(validate(w, 1 << 30, 512).error().subject, "--rwmixread");
+  w = {};
+  w.runtime_s = 0;
+  EXPECT_EQ(validate(w, 1 << 30, 512).error().subject, "--runtime");
+}
+
+TEST(Workload, ReadShareFollowsThePattern) {
+  Workload w;
+  w.rwmixread_pct = 70;
+  w.rw = Pattern::randread;
+  EXPECT_EQ(w.read_pct(), 100u);
+  w.rw = Pattern::write;
+  EXPECT_EQ(w.read_pct(), 0u);
+  w.rw = Pattern::randrw;
+  EXPECT_EQ(w.read_pct(), 70u);
+}
+
+TEST(Workload, FioCommandLineCarriesTheSameParameters) {
+  Workload w;
+  w.rw = Pattern::randrw;
+  w.rwmixread_pct = 70;
+  w.bs_bytes = 8192;
+  w.iodepth = 16;
+  w.runtime_s = 60;
+  std::string cmd = fio_command_line(w, "/dev/nvme0n1");
+  for (const char* part : {"--filename=/dev/nvme0n1", "--direct=1", "--rw=randrw", "--bs=8192", "--iodepth=16",
+                           "--rwmixread=70", "--runtime=60", "--ioengine=io_uring"})
+    EXPECT_NE(cmd.find(part), std::string::npos) << part;
+}
