@@ -6,6 +6,7 @@
 
 #include "common/units.hpp"
 #include "devices/health.hpp"
+#include "runner/host_cpu.hpp"
 #include "runner/precondition.hpp"
 #include "runner/probe.hpp"
 #include "runner/purge.hpp"
@@ -159,6 +160,7 @@ DeviceResult run_device(DevicePlan& d, const suites::Suite& suite, const RunOpti
 
   const suites::Profile* profile = d.profile ? &*d.profile : nullptr;
   RunMonitor monitor(suite.monitor, hooks, d.device, profile);
+  const std::optional<CpuTimes> host_cpu_before = read_host_cpu();
   std::vector<Rollup> test_rollups;
   for (const auto& spec : suite.tests) {
     if (stopped()) break;
@@ -187,7 +189,9 @@ DeviceResult run_device(DevicePlan& d, const suites::Suite& suite, const RunOpti
         ev.on_log(LogLevel::error, dev, fmt::format("{}: {} verification mismatches", spec.id, r.result.verify.mismatches));
       }
       res.verify.merge(r.result.verify);
+      res.job_cpu_s += r.result.usr_cpu_s + r.result.sys_cpu_s;
       res.facts.verify_mismatches = res.verify.mismatches;
+      res.facts.verified_blocks = res.verify.blocks_verified;
       if (r.steady_required && !(r.steady_state && r.steady_state->attained) && r.ran) {
         res.facts.required_missing = true;
         if (res.facts.required_missing_reason.empty())
@@ -212,6 +216,7 @@ DeviceResult run_device(DevicePlan& d, const suites::Suite& suite, const RunOpti
 
   ev.on_phase(PhaseEvent{dev, Phase::health_after, "", -1, ""});
   monitor.finish(res);
+  if (auto after = read_host_cpu(); after && host_cpu_before) res.host_cpu_busy_pct = busy_pct(*host_cpu_before, *after);
   for (const auto& p : res.facts.run_problems) ev.on_log(LogLevel::error, dev, p);
   if (hooks.read_health) res.health_after = hooks.read_health(d.device);
   add_health_facts(res.facts, res.health_before, "before the run");

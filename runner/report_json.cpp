@@ -147,6 +147,8 @@ json::object device_json(const DeviceResult& d) {
   o["io_errors"] = d.facts.io_errors;
   if (d.verify.enabled) o["verify"] = verify_json(d.verify);
   o["progress"] = strings(d.progress);
+  o["cpu"] = json::object{{"job_cpu_s", d.job_cpu_s},
+                          {"host_busy_pct", d.host_cpu_busy_pct ? json::value(*d.host_cpu_busy_pct) : json::value(nullptr)}};
   if (!d.health_series.empty()) {
     json::array hs;
     auto opt = [](const auto& x) { return x ? json::value(*x) : json::value(nullptr); };

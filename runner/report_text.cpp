@@ -49,6 +49,30 @@ void measured_table(std::string& out, const json::value& dev) {
     }
 }
 
+// Burn-in: how far each test got, verification, slowdowns, latency outliers, CPU.
+void burnin_lines(std::string& out, const json::value& dev) {
+  const json::value& v = obj(dev, "verify");
+  if (!v.is_object()) return;
+  for (const auto& p : arr(dev, "progress"))
+    if (p.is_string()) out += fmt::format("  progress: {}\n", std::string_view(p.get_string()));
+  out += fmt::format("  verification: {} blocks written, {} verified, {} mismatches (crc32c: {})\n", num(v, "blocks_written"),
+                     num(v, "blocks_verified"), num(v, "mismatches"), str(v, "crc32c"));
+  for (const auto& m : arr(v, "first_mismatches"))
+    out += fmt::format("    MISMATCH at LBA {} ({}, {:.1f} s): {}\n", num(m, "lba"), str(m, "kind"), num(m, "t_s"), str(m, "detail"));
+  const json::value& lo = obj(v, "latency_outliers");
+  if (num(lo, "count") > 0) {
+    out += fmt::format("  latency outliers: {} I/Os slower than {} ms\n", num(lo, "count"), num(lo, "limit_ms"));
+    for (const auto& x : arr(lo, "first"))
+      out += fmt::format("    {} at LBA {} took {:.0f} ms at {:.1f} s\n", str(x, "dir"), num(x, "lba"), num(x, "lat_ms"), num(x, "t_s"));
+  }
+  for (const auto& e : arr(dev, "slowdowns"))
+    out += fmt::format("  SLOWDOWN in {}: {:.0f}% below the median for {:.0f} s from {:.0f} s: {} ({})\n", str(e, "test"), num(e, "max_drop_pct"),
+                       num(e, "duration_s"), num(e, "start_s"), str(e, "cause"), str(e, "evidence"));
+  const json::value& cpu = obj(dev, "cpu");
+  if (is_num(cpu, "host_busy_pct"))
+    out += fmt::format("  cpu: jobs {:.1f} s, host {:.0f}% busy\n", num(cpu, "job_cpu_s"), num(cpu, "host_busy_pct"));
+}
+
 }  // namespace
 
 std::string render_report_text(const json::object& r) {
@@ -122,6 +146,7 @@ std::string render_report_text(const json::object& r) {
     for (const auto& o : arr(dev, "outliers"))
       out += fmt::format("  OUTLIER: {} {}: {} vs median {} of {} devices ({:.0f}% worse)\n", str(o, "test"), str(o, "metric"), fmt_value(o, "value"),
                          fmt_value(o, "median"), num(o, "group_size"), num(o, "worse_pct"));
+    burnin_lines(out, dev);
     out += fmt::format("  device verdict: {}\n", str(dev, "verdict"));
     for (const auto& reason : arr(dev, "reasons"))
       if (reason.is_string()) out += fmt::format("    - {}\n", std::string_view(reason.get_string()));

@@ -138,6 +138,8 @@ struct DeviceResult {
   std::vector<std::string> progress;  // per test how far it got: an interrupted run says where it stopped
   std::vector<HealthSample> health_series;  // polled during the run (suites with monitor.health_poll)
   std::vector<SlowdownRecord> slowdowns;
+  double job_cpu_s = 0;                      // the device's job threads, every workload summed
+  std::optional<double> host_cpu_busy_pct;   // all CPUs of the host over the device's run
 };
 
 struct RunResult {

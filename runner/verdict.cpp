@@ -99,6 +99,7 @@ Rollup rollup_device(const std::vector<Rollup>& tests, const DeviceFacts& f) {
     r.status = VerdictStatus::fail;
     r.reasons.push_back(fmt::format("{} I/O error{}", f.io_errors, f.io_errors == 1 ? "" : "s"));
   }
+  if (f.verified_blocks && !f.verify_mismatches && r.status == VerdictStatus::not_evaluated) r.status = VerdictStatus::pass;
   if (f.verify_mismatches) {
     r.status = VerdictStatus::fail;
     r.reasons.push_back(fmt::format("data verification: {} block{} did not hold what was written{}", f.verify_mismatches,

@@ -62,6 +62,7 @@ struct DeviceFacts {
   std::vector<std::string> health_problems;
   uint64_t io_errors = 0;
   uint64_t verify_mismatches = 0;      // blocks read back unlike what the run wrote
+  uint64_t verified_blocks = 0;        // blocks read back and checked: a check that can PASS without a profile
   std::string verify_detail;           // the first one, in words
   std::vector<std::string> run_problems;  // found while the run went on (health polls, throttling), each FAILs
   bool required_missing = false;       // preconditioning or steady state required and missing

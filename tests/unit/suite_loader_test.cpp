@@ -127,6 +127,17 @@ TEST(ProfileLoader, LoadsTheShippedProfiles) {
   EXPECT_TRUE(tmpl);
 }
 
+TEST(ProfileLoader, ReadsBurninLimitsAndRefusesAnUnknownOne) {
+  auto p = parse_profile(R"({"name": "p", "burnin": {"max_slowdown_pct": 40, "max_temp_c": 70}, "limits": {}})", "p.json");
+  ASSERT_TRUE(p.ok()) << p.error().message();
+  EXPECT_EQ(p->burnin.max_slowdown_pct, 40.0);
+  EXPECT_EQ(p->burnin.max_temp_c, 70.0);
+  auto none = parse_profile(R"({"name": "p", "limits": {}})", "p.json");
+  ASSERT_TRUE(none.ok());
+  EXPECT_FALSE(none->burnin.max_slowdown_pct);
+  EXPECT_NE(profile_error(R"({"name": "p", "burnin": {"max_temp": 70}, "limits": {}})").find("burnin.max_temp"), std::string::npos);
+}
+
 TEST(ProfileLoader, RefusesAnUnknownMetric) {
   std::string e = profile_error(R"({"name": "p", "limits": {"max-iops": {"read.iopz": {"min": 1}}}})");
   EXPECT_NE(e.find("limits.max-iops.read.iopz"), std::string::npos) << e;

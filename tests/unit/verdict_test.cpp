@@ -82,6 +82,22 @@ TEST(Verdict, DeviceWithNoLimitsIsNotEvaluated) {
   EXPECT_EQ(rollup_device({Rollup{VerdictStatus::not_evaluated, {}}, Rollup{VerdictStatus::pass, {}}}, {}).status, VerdictStatus::pass);
 }
 
+TEST(Verdict, CleanVerificationPassesAndAnyMismatchOrRunProblemFails) {
+  DeviceFacts clean;
+  clean.verified_blocks = 1000;
+  EXPECT_EQ(rollup_device({Rollup{}}, clean).status, VerdictStatus::pass);
+  DeviceFacts bad = clean;
+  bad.verify_mismatches = 2;
+  bad.verify_detail = "stale at LBA 40";
+  auto r = rollup_device({Rollup{VerdictStatus::pass, {}}}, bad);
+  EXPECT_EQ(r.status, VerdictStatus::fail);
+  ASSERT_EQ(r.reasons.size(), 1u);
+  EXPECT_NE(r.reasons[0].find("2 blocks did not hold what was written (first: stale at LBA 40)"), std::string::npos) << r.reasons[0];
+  DeviceFacts hot = clean;
+  hot.run_problems.push_back("critical warning 0x02 raised during the run, first seen at 60 s");
+  EXPECT_EQ(rollup_device({Rollup{}}, hot).status, VerdictStatus::fail);
+}
+
 TEST(Verdict, OverallIsTheWorstDevice) {
   EXPECT_EQ(rollup_overall({VerdictStatus::pass, VerdictStatus::inconclusive, VerdictStatus::pass}), VerdictStatus::inconclusive);
   EXPECT_EQ(rollup_overall({VerdictStatus::pass, VerdictStatus::fail, VerdictStatus::inconclusive}), VerdictStatus::fail);

@@ -46,7 +46,8 @@ TEST_F(Burnin, ACleanDevicePassesEveryPhaseWithNoMismatch) {
   EXPECT_EQ(v.at("blocks_unchecked").to_number<uint64_t>(), 0u);
   EXPECT_EQ(d.at("progress").as_array().size(), 3u);
   EXPECT_NE(std::string(d.at("progress").as_array().at(0).as_string()).find("1.000 of 1 pass"), std::string::npos) << d.at("progress");
-  EXPECT_NE(std::string(d.at("verdict").as_string()), "FAIL") << d.at("reasons");
+  // Verification is a check of its own: with no profile, a clean device PASSes it.
+  EXPECT_EQ(d.at("verdict").as_string(), "PASS") << d.at("reasons");
 }
 
 TEST_F(Burnin, CorruptedAndMisdirectedBlocksMidRunAreFoundAtTheirLbas) {
