@@ -3,7 +3,9 @@
 // any I/O staged to a block that already has one in flight.
 #pragma once
 
+#include <chrono>
 #include <cstring>
+#include <thread>
 #include <deque>
 #include <map>
 #include <vector>
@@ -24,6 +26,10 @@ class MemoryBackend {
   }
   int submit_and_wait(unsigned) {
     ++calls;
+    // A slow spot on the "device": the wait that completes an I/O to it takes delay_ms.
+    size_t n = (queue_.size() + 1) / 2;
+    for (size_t i = 0; i < n && delay_ms; ++i)
+      if (queue_[i].offset == delay_offset) std::this_thread::sleep_for(std::chrono::milliseconds(delay_ms));
     return 0;
   }
   template <typename F>
@@ -44,6 +50,8 @@ class MemoryBackend {
 
   uint64_t calls = 0;
   uint64_t overlaps = 0;
+  uint64_t delay_offset = 0;
+  unsigned delay_ms = 0;
 
  private:
   struct Io {

@@ -21,7 +21,9 @@ constexpr uint32_t kLbs = 512;
 
 struct Lab {
   std::vector<std::byte> disk = std::vector<std::byte>(kBlocks * kBs);
-  VerifyState state{0, kBlocks * kBs, kBs, kLbs, identity_hash("SERIAL-1"), 99};
+  VerifyState state{0, kBlocks * kBs, kBs, kLbs, identity_hash("SERIAL-1"), 99, 40'000'000};  // outliers: > 40 ms
+  uint64_t slow_offset = 0;
+  unsigned slow_ms = 0;
 
   // One job of `ios` I/Os; returns what it found and counts overlapping in-flight I/Os.
   JobResult run(Pattern rw, uint64_t ios, uint32_t read_pct, uint64_t* overlaps = nullptr, uint32_t depth = 16) {
@@ -34,6 +36,8 @@ struct Lab {
     p.io_limit_bytes = ios * kBs;
     p.seed = ios * 31 + read_pct;
     MemoryBackend backend(disk, depth, kBs);
+    backend.delay_offset = slow_offset;
+    backend.delay_ms = slow_ms;
     BlockVerifier verifier(state, depth, 0);
     Timeline tl;
     tl.start_ns = now_ns();
@@ -130,4 +134,18 @@ TEST(VerifyingJob, ListsTheFirstMismatchesAndCountsThemAll) {
   JobResult r = lab.full_read();
   EXPECT_EQ(r.verify.mismatches, 100u);
   EXPECT_EQ(r.verify.first.size(), VerifySummary::kMaxListed);
+}
+
+TEST(VerifyingJob, AnIoSlowerThanTheLimitIsCountedAndListedWithItsLba) {
+  Lab lab;
+  lab.full_write();
+  lab.slow_offset = 7 * kBs;
+  lab.slow_ms = 100;
+  JobResult r = lab.run(Pattern::read, kBlocks, 100, nullptr, 1);  // QD1: only that one I/O waits
+  EXPECT_EQ(r.verify.slow_ios, 1u);
+  ASSERT_EQ(r.verify.first_slow.size(), 1u);
+  EXPECT_EQ(r.verify.first_slow[0].lba, 7 * kBs / kLbs);
+  EXPECT_GE(r.verify.first_slow[0].lat_ns, 100'000'000u);
+  EXPECT_FALSE(r.verify.first_slow[0].write);
+  EXPECT_EQ(r.verify.mismatches, 0u);
 }
