@@ -253,7 +253,7 @@ Action register_run(CLI::App& app) {
   run->add_option("--out,-o", o->out, "Report file (default: diskvet-report-SUITE-TIME.json here)");
   run->add_flag("--parallel", o->parallel, "Test the devices at the same time (shelves); default is one after another");
   run->add_option("--precondition-limit", o->precondition_limit, "Cap preconditioning at this time (the report says how much was written)");
-  run->add_option("--duration", o->duration, "Measurement window of every workload (and at most each steady-state round)");
+  run->add_option("--duration", o->duration, "Measurement window of every timed workload (and at most each steady-state round); full passes run to their size");
   run->add_option("--rate-cap", o->rate_caps, "Lab: cap DEV at IOPS total to emulate a slower device (DEV=IOPS)");
   run->add_option("--scratch-size", o->scratch_size, "Size of the scratch target when no device is named")->capture_default_str();
   run->add_flag("--quiet,-q", o->quiet, "No progress on stderr");
