@@ -178,7 +178,8 @@ int run_suite_command(const RunCliOptions& o) {
     auto target = open_target(path, writable, consent);
     if (!target) {
       Error e = target.error();
-      if (writable && e.kind == ErrorKind::safety) e.fix += (e.fix.empty() ? "" : "; ") + std::string("nothing was written to any device");
+      if (writable && e.kind == ErrorKind::safety && paths.size() > 1)
+        e.fix += (e.fix.empty() ? "" : "; ") + std::string("no device of this run was written");
       return fail(e);
     }
     DevicePlan dp{*dev, std::move(*target), std::nullopt, {}, 0};
@@ -244,7 +245,7 @@ Action register_run(CLI::App& app) {
       "(partial report written), 4 INCONCLUSIVE.");
   run->add_option("--suite", o->suite, "quick | acceptance | burnin | FILE")->required();
   run->add_option("--device,-d", o->devices, "Device (or file) to test; repeat for several");
-  run->add_flag("--all", o->all, "Every unprotected device (needs device discovery)");
+  run->add_flag("--all", o->all, "Every unprotected, writable device that discovery finds (see 'diskvet list')");
   run->add_option("--profile", o->profile, "NAME | FILE | auto (match by model and size)")->capture_default_str();
   run->add_option("--destroy-data", o->destroy, "Consent to overwrite: serial, WWN, /dev path or all-unprotected");
   run->add_option("--out,-o", o->out, "Report file (default: diskvet-report-SUITE-TIME.json here)");
