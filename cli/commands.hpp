@@ -17,10 +17,10 @@ void install_signal_handlers();
 using Action = std::function<int()>;  // returns the process exit code
 
 Action register_io(CLI::App& app);
+Action register_list(CLI::App& app);
 Action register_run(CLI::App& app);
 Action register_suites(CLI::App& app);
 Action register_report(CLI::App& app);
-Action register_list(CLI::App& app);
 
 // Prints "diskvet: <message>" on stderr and returns the exit code for it.
 int fail(const Error& e);

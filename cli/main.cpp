@@ -14,10 +14,10 @@ int main(int argc, char** argv) {
   app.require_subcommand(1);
   const std::pair<const char*, diskvet::cli::Action> commands[] = {
       {"io", diskvet::cli::register_io(app)},
+      {"list", diskvet::cli::register_list(app)},
       {"run", diskvet::cli::register_run(app)},
       {"suites", diskvet::cli::register_suites(app)},
       {"report", diskvet::cli::register_report(app)},
-      {"list", diskvet::cli::register_list(app)},
   };
   try {
     app.parse(argc, argv);

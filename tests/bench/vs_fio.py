@@ -1,0 +1,132 @@
+#!/usr/bin/env python3
+"""diskvet against fio on the same target, alternating in one run; prints medians and ratios.
+
+Usage: vs_fio.py [--target DEV_OR_FILE] [--rounds N] [--runtime S] [--only NAME,...]
+Without --target, a 1 GiB loop device on /dev/shm is made (root) and removed afterwards.
+Every case runs diskvet then fio (or fio then diskvet, alternating the order each round) so that
+drift of a shared machine hits both tools alike. Ratios > 1 mean diskvet did more IOPS, or for CPU
+per I/O and latency, < 1 means diskvet was cheaper / lower.
+"""
+import argparse
+import json
+import os
+import statistics
+import subprocess
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+DISKVET = os.environ.get("DISKVET", os.path.join(HERE, "..", "..", "build", "cli", "diskvet"))
+
+# name, rw, bs, iodepth, numjobs, extra fio options
+CASES = [
+    ("randread-4k-qd1", "randread", "4k", 1, 1, []),
+    ("randread-4k-qd32", "randread", "4k", 32, 1, []),
+    ("read-64k-qd8", "read", "64k", 8, 1, []),
+    ("randrw-8k-70-qd16", "randrw", "8k", 16, 1, ["--rwmixread=70"]),
+    ("null-4k-qd1", "randread", "4k", 1, 1, []),
+    ("null-4k-qd32", "randread", "4k", 32, 1, []),
+]
+
+
+def run(cmd):
+    out = subprocess.run(cmd, check=True, capture_output=True, text=True).stdout
+    return json.loads(out[out.index("{"):])
+
+
+def summarize(job, runtime):
+    ios = job["read"]["total_ios"] + job["write"]["total_ios"]
+    iops = job["read"]["iops"] + job["write"]["iops"]
+    cpu_s = (job["usr_cpu"] + job["sys_cpu"]) / 100.0 * runtime
+    lat = job["read"]["lat_ns"] if job["read"]["total_ios"] else job["write"]["lat_ns"]
+    pct = lat.get("percentile", {})
+    return {
+        "iops": iops,
+        "cpu_ns_per_io": cpu_s * 1e9 / ios if ios else 0,
+        "p50_ns": pct.get("50.000000", 0),
+        "p99_ns": pct.get("99.000000", 0),
+        "mean_ns": lat["mean"],
+    }
+
+
+def diskvet_cmd(case, target, runtime, null):
+    name, rw, bs, depth, jobs, extra = case
+    cmd = [DISKVET, "io", "--rw", rw, "--bs", bs, "--iodepth", str(depth), "--numjobs", str(jobs),
+           "--runtime", f"{runtime}s", "--ramp-time", "1s", "--json"]
+    cmd += ["--engine", "null"] if null else ["--filename", target, "--destroy-data", target]
+    for e in extra:
+        k, v = e.split("=")
+        cmd += [k, v]
+    return cmd
+
+
+def fio_cmd(case, target, runtime, null, defaults=False):
+    name, rw, bs, depth, jobs, extra = case
+    cmd = ["fio", "--name=bench", f"--rw={rw}", f"--bs={bs}", f"--iodepth={depth}", f"--numjobs={jobs}",
+           "--time_based", f"--runtime={runtime}", "--ramp_time=1", "--group_reporting",
+           "--lat_percentiles=1", "--output-format=json"] + extra
+    if null:
+        cmd += ["--ioengine=null", "--size=1g"]
+    else:
+        cmd += [f"--filename={target}", "--direct=1", "--ioengine=io_uring"]
+        if not defaults:
+            cmd += ["--fixedbufs", "--registerfiles"]
+    return cmd
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--target")
+    ap.add_argument("--rounds", type=int, default=5)
+    ap.add_argument("--runtime", type=int, default=5)
+    ap.add_argument("--only", default="")
+    ap.add_argument("--json", help="also write the raw figures here")
+    args = ap.parse_args()
+
+    made = None
+    target = args.target
+    if not target:
+        backing = "/dev/shm/diskvet-bench.img"
+        subprocess.run(["truncate", "-s", "1g", backing], check=True)
+        target = subprocess.run(["losetup", "-f", "--show", "--direct-io=on", backing], check=True,
+                                capture_output=True, text=True).stdout.strip()
+        made = (target, backing)
+        # Fill it once, so reads are of written blocks on both tools' turns.
+        subprocess.run(["fio", "--name=fill", f"--filename={target}", "--rw=write", "--bs=1m", "--direct=1",
+                        "--ioengine=io_uring", "--iodepth=8", "--output=/dev/null"], check=True)
+    try:
+        cases = [c for c in CASES if not args.only or c[0] in args.only.split(",")]
+        results = {}
+        for case in cases:
+            null = case[0].startswith("null")
+            tools = {"diskvet": lambda: diskvet_cmd(case, target, args.runtime, null),
+                     "fio": lambda: fio_cmd(case, target, args.runtime, null)}
+            if case[0] == "randread-4k-qd32":
+                tools["fio-defaults"] = lambda: fio_cmd(case, target, args.runtime, null, defaults=True)
+            samples = {t: [] for t in tools}
+            for r in range(args.rounds):
+                order = list(tools) if r % 2 == 0 else list(reversed(list(tools)))
+                for t in order:
+                    samples[t].append(summarize(run(tools[t]())["jobs"][0], args.runtime))
+            med = {t: {k: statistics.median(s[k] for s in samples[t]) for k in samples[t][0]} for t in tools}
+            results[case[0]] = {"median": med, "samples": samples}
+            d, f = med["diskvet"], med["fio"]
+            line = (f"{case[0]:<20} diskvet {d['iops']:>11,.0f} IOPS  fio {f['iops']:>11,.0f} IOPS  "
+                    f"ratio {d['iops'] / f['iops']:.3f}  cpu/io {d['cpu_ns_per_io']:.0f} vs {f['cpu_ns_per_io']:.0f} ns "
+                    f"({d['cpu_ns_per_io'] / f['cpu_ns_per_io']:.2f}x)")
+            if case[3] == 1 and not null:
+                line += (f"  p50 {d['p50_ns'] / 1e3:.2f} vs {f['p50_ns'] / 1e3:.2f} us ({d['p50_ns'] / f['p50_ns']:.3f})"
+                         f"  p99 {d['p99_ns'] / 1e3:.2f} vs {f['p99_ns'] / 1e3:.2f} us ({d['p99_ns'] / f['p99_ns']:.3f})")
+            if "fio-defaults" in med:
+                line += f"  fio-defaults {med['fio-defaults']['iops']:,.0f}"
+            print(line, flush=True)
+        if args.json:
+            with open(args.json, "w") as fh:
+                json.dump(results, fh, indent=1)
+    finally:
+        if made:
+            subprocess.run(["losetup", "-d", made[0]])
+            os.remove(made[1])
+
+
+if __name__ == "__main__":
+    sys.exit(main())
