@@ -141,11 +141,14 @@ int run_suite_command(const RunCliOptions& o) {
   std::vector<std::string> notes;
   if (o.all) {
     if (!paths.empty()) return fail(usage_error("--all", "and --device name the devices twice", "use one of them"));
-    auto all = devices::discover();
-    if (!all) return fail(all.error());
-    for (const auto& d : *all)
-      if (!d.is_protected && !d.read_only && d.size_bytes > 0) paths.push_back(d.path);
-    if (paths.empty()) return fail(usage_error("--all", "found no unprotected device", "see 'diskvet list' for why each device is protected"));
+    // Every disk discovery finds unprotected; protected ones are named in the report's notes.
+    auto found = devices::discover();
+    if (!found) return fail(found.error());
+    for (const auto& d : *found) {
+      if (!d.is_protected) paths.push_back(d.path);
+      else notes.push_back(fmt::format("--all skipped {} (PROTECTED: {})", d.path, d.protection_reasons.empty() ? "" : d.protection_reasons.front()));
+    }
+    if (paths.empty()) return fail(usage_error("--all", "found no unprotected disk", "see 'diskvet list' for each disk's protection"));
   }
   if (paths.empty()) {
     auto size = parse_size(o.scratch_size);
@@ -245,7 +248,7 @@ Action register_run(CLI::App& app) {
       "(partial report written), 4 INCONCLUSIVE.");
   run->add_option("--suite", o->suite, "quick | acceptance | burnin | FILE")->required();
   run->add_option("--device,-d", o->devices, "Device (or file) to test; repeat for several");
-  run->add_flag("--all", o->all, "Every unprotected, writable device that discovery finds (see 'diskvet list')");
+  run->add_flag("--all", o->all, "Every unprotected disk 'diskvet list' shows (writes still need --destroy-data)");
   run->add_option("--profile", o->profile, "NAME | FILE | auto (match by model and size)")->capture_default_str();
   run->add_option("--destroy-data", o->destroy, "Consent to overwrite: serial, WWN, /dev path or all-unprotected");
   run->add_option("--out,-o", o->out, "Report file (default: diskvet-report-SUITE-TIME.json here)");
