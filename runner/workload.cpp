@@ -97,6 +97,11 @@ std::string fio_command_line(const Workload& w, std::string_view filename) {
   else cmd += fmt::format(" --time_based --runtime={}", w.runtime_s);
   if (w.ramp_s > 0) cmd += fmt::format(" --ramp_time={}", w.ramp_s);
   if (!is_random(w.rw) && w.numjobs > 1) cmd += fmt::format(" --offset_increment={}", w.size_bytes / w.numjobs);
+  if (is_random(w.rw) && w.verify && w.numjobs > 1)  // verifying jobs each own a share, random or not
+    cmd += fmt::format(" --offset_increment={} --size={}", w.size_bytes / w.numjobs, w.size_bytes / w.numjobs);
+  // fio's nearest verification: crc32c blocks, checked after writing (and behind, for mixed load).
+  if (w.verify && writes(w.rw)) cmd += reads(w.rw) ? fmt::format(" --verify=crc32c --verify_backlog={}", w.iodepth) : " --verify=crc32c --do_verify=0";
+  if (w.verify && !writes(w.rw)) cmd += " --verify=crc32c --verify_only";
   cmd += " --group_reporting --output-format=json";
   return cmd;
 }
