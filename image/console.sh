@@ -1,0 +1,19 @@
+#!/bin/sh
+# The program on tty1 and the serial console: the diskvet TUI when this build has it, else a banner, the device list and a shell.
+case "$(tty)" in
+  /dev/ttyS*|/dev/hvc*) export TERM=vt100 ;;
+  *) export TERM=linux ;;
+esac
+export PATH=/usr/sbin:/usr/bin HOME=/root
+# CLI11 lists the subcommands a build has under "Subcommands:" in --help.
+has() { diskvet --help 2>/dev/null | sed -n '/^Subcommands:/,$p' | grep -q "^  $1 "; }
+if [ ! -e /run/diskvet/shell-only ] && has tui; then
+  diskvet tui
+  echo "diskvet tui exited with code $?; a shell follows (exit to restart the TUI)"
+else
+  echo "diskvet appliance ready: $(diskvet --version) (the TUI is not in this build yet)"
+  if has list; then diskvet list; fi
+  echo "Boot medium (never tested): $(cat /run/diskvet/boot-medium 2>/dev/null | tr '\n' ' ')"
+  echo "Tools: diskvet, fio, nvme, smartctl. Reports: /media/diskvet/reports. Shell also on tty2."
+fi
+exec /bin/sh -l

@@ -1,0 +1,94 @@
+# Shared steps of the VM tests (sourced): skip rules, scratch drives, bounded QEMU boots, report checks.
+# Every QEMU run here is software emulation (-accel tcg: KVM hangs nested on the lab machines),
+# -no-reboot, bounded by a timeout, with the serial console captured to a file.
+
+vm_here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+: "${VM_IMAGE_DIR:?VM_IMAGE_DIR must name the directory image/build.sh wrote (ctest sets it)}"
+VM_MEM_MB=${VM_MEM_MB:-256}
+
+# ctest's SKIP_RETURN_CODE: a machine without QEMU or the built image skips, saying why.
+vm_skip() { echo "SKIP: $*"; exit 77; }
+vm_fail() { echo "FAIL: $*"; [ -n "${vm_log:-}" ] && [ -f "$vm_log" ] && { echo "--- serial console (last 60 lines) ---"; tail -n 60 "$vm_log"; }; exit 1; }
+vm_pass() { echo "PASS: $*"; }
+
+vm_require() {
+  command -v qemu-system-x86_64 >/dev/null || vm_skip "qemu-system-x86_64 not installed (scripts/deps.sh installs qemu-system-x86)"
+  command -v python3 >/dev/null || vm_skip "python3 not installed"
+  [ -r "$VM_IMAGE_DIR/vmlinuz" ] && [ -r "$VM_IMAGE_DIR/initrd.img" ] \
+    || vm_skip "no vmlinuz/initrd.img in $VM_IMAGE_DIR (vm.image_build skipped: kernel or packages missing)"
+}
+
+# Scratch space for drive images and the serial log, in RAM, removed on exit whatever happens.
+vm_scratch() {
+  vm_dir=$(mktemp -d /dev/shm/diskvet-vm.XXXXXX)
+  trap 'vm_stop; rm -rf "$vm_dir"' EXIT
+  vm_log="$vm_dir/serial.log"
+  : > "$vm_log"
+}
+
+# A sparse raw drive file of SIZE (truncate syntax) under the scratch directory; prints its path.
+vm_drive() {
+  local f="$vm_dir/$1.img"
+  truncate -s "$2" "$f"
+  echo "$f"
+}
+
+vm_qemu_base() {
+  echo qemu-system-x86_64 -accel tcg -m "$VM_MEM_MB" -smp 1 -no-reboot -display none -monitor none \
+    -serial "file:$vm_log" -smbios type=1,serial=DVLAB-0001
+}
+
+# Direct kernel boot with extra kernel arguments, waiting for the guest to power off.
+#   vm_boot_kernel TIMEOUT_S "KERNEL ARGS" QEMU_ARGS...
+vm_boot_kernel() {
+  local limit=$1 append=$2; shift 2
+  local rc=0
+  timeout -k 5 "$limit" $(vm_qemu_base) -kernel "$VM_IMAGE_DIR/vmlinuz" -initrd "$VM_IMAGE_DIR/initrd.img" \
+    -append "console=ttyS0 panic=-1 $append" "$@" || rc=$?
+  [ "$rc" -ne 124 ] || vm_fail "the guest did not power off within ${limit}s"
+  [ "$rc" -eq 0 ] || vm_fail "qemu exited with code $rc"
+}
+
+# Boots in the background and waits until the serial console shows PATTERN (grep -E), then stops
+# the guest. For boots that do not power off by themselves (the TUI, the shell).
+#   vm_boot_until TIMEOUT_S PATTERN QEMU_ARGS...
+vm_boot_until() {
+  local limit=$1 pattern=$2; shift 2
+  local waited=0
+  $(vm_qemu_base) "$@" &
+  vm_pid=$!
+  until grep -qaE "$pattern" "$vm_log"; do
+    kill -0 "$vm_pid" 2>/dev/null || vm_fail "the guest stopped before printing /$pattern/"
+    [ "$waited" -lt "$limit" ] || vm_fail "no /$pattern/ on the serial console within ${limit}s"
+    sleep 1
+    waited=$((waited + 1))
+  done
+  vm_stop
+  echo "serial console showed /$pattern/ after ${waited}s"
+}
+
+vm_stop() {
+  if [ -n "${vm_pid:-}" ]; then
+    kill "$vm_pid" 2>/dev/null || true
+    wait "$vm_pid" 2>/dev/null || true
+    vm_pid=""
+  fi
+}
+
+# The serial log must contain a line matching PATTERN (grep -E).
+vm_expect() { grep -qaE "$1" "$vm_log" || vm_fail "${2:-serial console lacks /$1/}"; }
+vm_expect_not() { ! grep -qaE "$1" "$vm_log" || vm_fail "${2:-serial console shows /$1/}"; }
+
+# Checks on the report printed between the DISKVET REPORT markers (see report.py).
+vm_report() { python3 "$vm_here/report.py" "$vm_log" "$@" || vm_fail "report check failed: $*"; }
+
+# The byte offset of the FAT partition labelled DISKVET in a disk image, for mtools' IMG@@OFFSET.
+vm_diskvet_offset() {
+  local img=$1 start
+  for start in $(sfdisk -J "$img" | python3 -c 'import json,sys; [print(p["start"]) for p in json.load(sys.stdin)["partitiontable"]["partitions"]]'); do
+    if [ "$(mlabel -i "$img@@$((start * 512))" -s :: 2>/dev/null | awk '{print $4}')" = DISKVET ]; then
+      echo $((start * 512)); return 0
+    fi
+  done
+  return 1
+}
