@@ -124,7 +124,7 @@ int run_tui(const TuiOptions& o) {
     if (int sig = screen.pending_signal(); sig && !m.quit_after_run) {
       // SIGINT/SIGTERM: stop as 'q' then 'y' would, the partial report still written.
       m.quit_after_run = true;
-      exit_code = 3;
+      exit_code = session ? 3 : 128 + sig;  // an aborted run is exit 3 (DESIGN.md); idle, the shell's convention
       if (session) {
         m.abort_requested = true;
         session->abort();

@@ -5,6 +5,7 @@
 
 #include <filesystem>
 
+#include "devices/health.hpp"
 #include "devices/write_gate.hpp"
 #include "runner/report_file.hpp"
 #include "runner/report_json.hpp"
@@ -80,11 +81,14 @@ Result<std::unique_ptr<RunSession>> RunSession::start(const suites::Suite& suite
   std::string out = report_path_in(options.report_dir, suite.name);
   RunSession* self = s.get();
   self->thread_ = std::thread([self, plan = std::move(plan), out]() mutable {
-    RunHooks hooks;  // as the CLI: health and NVMe purge hooks arrive with the devices library
+    RunHooks hooks;  // as the CLI's: health from the devices library; no NVMe purge yet (discard instead)
+    hooks.read_health = [](const devices::Device& d) -> std::optional<devices::Health> {
+      if (d.kind == devices::DeviceKind::other && d.model == "regular file") return std::nullopt;
+      return devices::read_health(d);
+    };
     RunResult result = run_suite(plan, hooks, self->events_);
     plan.devices.clear();  // release O_EXCL before the UI says the run is over
     result.notes.push_back("started from the terminal UI; consent given by typing each device's serial (or YES)");
-    if (!hooks.read_health) result.notes.push_back("device health was not read: no health source in this build (reported as unknown, never as healthy)");
     boost::json::object doc = report_json(result, probe_host());
     auto written = write_file_atomic(out, seal_report(doc) + "\n");
     Results r = results_of(result, out, written ? "" : written.error().message());

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <gtest/gtest.h>
+#include <signal.h>
 #include <unistd.h>
 
 #include <chrono>
@@ -39,7 +40,10 @@ class TmuxSession {
     dir_ = fs::temp_directory_path() / ("diskvet-tui-it-" + tag);
     fs::create_directories(dir_);
     exit_file_ = (dir_ / "exit-code").string();
-    std::string cmd = env + (env.empty() ? "" : " ") + std::string(DISKVET_BIN) + " " + args + "; echo $? > " + exit_file_;
+    stty_file_ = (dir_ / "stty-after").string();
+    // After diskvet exits, stty records the terminal modes it left behind (restored: icanon echo).
+    std::string cmd = env + (env.empty() ? "" : " ") + std::string(DISKVET_BIN) + " " + args + "; echo $? > " + exit_file_ + ".tmp; stty -a > " +
+                      stty_file_ + "; mv " + exit_file_ + ".tmp " + exit_file_;
     auto r = run_command({"tmux", "-L", socket_, "-f", "/dev/null", "new-session", "-d", "-s", "t", "-x", std::to_string(width), "-y",
                           std::to_string(height), "sh", "-c", cmd});
     started_ = r.exit_code == 0;
@@ -104,6 +108,32 @@ class TmuxSession {
   }
   bool started() const { return started_; }
 
+  // The terminal modes after diskvet exited (valid once wait_exit returned a code).
+  std::string stty_after() const {
+    std::ifstream in(stty_file_);
+    std::stringstream s;
+    s << in.rdbuf();
+    return s.str();
+  }
+  bool terminal_restored() const {
+    std::string modes = " " + stty_after();
+    for (char& ch : modes)
+      if (ch == '\n' || ch == ';') ch = ' ';
+    return modes.find(" icanon ") != std::string::npos && modes.find(" echo ") != std::string::npos;
+  }
+  // Sends a signal to the diskvet process (the child of the pane's shell).
+  void signal_diskvet(int sig) const {
+    std::string shell = run_command({"tmux", "-L", socket_, "display-message", "-p", "-t", "t", "#{pane_pid}"}).out;
+    shell = shell.substr(0, shell.find('\n'));
+    std::string child = run_command({"pgrep", "-P", shell}).out;
+    child = child.substr(0, child.find('\n'));
+    if (child.empty()) {
+      ADD_FAILURE() << "no diskvet process under the pane's shell " << shell;
+      return;
+    }
+    run_command({"kill", "-" + std::to_string(sig), child});
+  }
+
  private:
   bool box_title_is(const std::string& path) const {
     for (const auto& l : lines())
@@ -123,7 +153,7 @@ class TmuxSession {
 
   std::string socket_;
   fs::path dir_;
-  std::string exit_file_;
+  std::string exit_file_, stty_file_;
   bool started_ = false;
 };
 

@@ -49,12 +49,31 @@ TEST(TuiDevices, AProtectedDeviceCannotBeChosenForAWriteTest) {
   EXPECT_EQ(t.wait_exit(), 0);
 }
 
-TEST(TuiDevices, QExitsWithCodeZero) {
+TEST(TuiDevices, QExitsWithCodeZeroAndGivesTheTerminalBack) {
   SKIP_UNLESS_TMUX();
   TmuxSession t("tui", 80, 24);
   ASSERT_TRUE(t.wait_for(" diskvet | Devices")) << t.screen();
   t.send("q");
   EXPECT_EQ(t.wait_exit(), 0);
+  EXPECT_TRUE(t.terminal_restored()) << t.stty_after();
+}
+
+TEST(TuiDevices, SigtermAndACrashStillGiveTheTerminalBack) {
+  SKIP_UNLESS_TMUX();
+  {
+    TmuxSession t("tui", 80, 24);
+    ASSERT_TRUE(t.wait_for(" diskvet | Devices")) << t.screen();
+    t.signal_diskvet(SIGTERM);
+    EXPECT_EQ(t.wait_exit(), 128 + SIGTERM);
+    EXPECT_TRUE(t.terminal_restored()) << t.stty_after();
+  }
+  {
+    TmuxSession t("tui", 80, 24);
+    ASSERT_TRUE(t.wait_for(" diskvet | Devices")) << t.screen();
+    t.signal_diskvet(SIGSEGV);
+    EXPECT_EQ(t.wait_exit(), 128 + SIGSEGV) << "the crash handler restores the terminal, then dies of the same signal";
+    EXPECT_TRUE(t.terminal_restored()) << t.stty_after();
+  }
 }
 
 TEST(TuiDevices, AMonochromeVt100ConsoleGetsAReadableScreenWithAsciiLines) {
