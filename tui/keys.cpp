@@ -17,6 +17,10 @@ void move(size_t& cursor, size_t count, const Key& k, size_t page = 10) {
   if (k.code == Key::end) cursor = count - 1;
 }
 
+void k_next(size_t& cursor, size_t count) {
+  if (cursor + 1 < count) ++cursor;
+}
+
 void toggle(Model& m) {
   if (m.cursor >= m.devices.size()) return;
   DeviceRow& r = m.devices[m.cursor];
@@ -94,7 +98,24 @@ Action results_key(Model& m, const Key& k) {
     m.screen = ScreenId::devices;
     return Action::refresh_devices;
   }
+  if (k.code == Key::enter && n > 0) {
+    m.detail_cursor = 0;
+    m.screen = ScreenId::result_detail;
+    return Action::none;
+  }
   move(m.result_cursor, n, k);
+  return Action::none;
+}
+
+Action detail_key(Model& m, const Key& k) {
+  if (k.code == Key::escape || k.code == Key::enter || k.code == Key::backspace) {
+    m.screen = ScreenId::results;
+    return Action::none;
+  }
+  size_t tests = m.results && m.result_cursor < m.results->devices.size() ? m.results->devices[m.result_cursor].tests.size() : 0;
+  if (k.code == Key::right || k.code == Key::tab) k_next(m.detail_cursor, tests);
+  else if (k.code == Key::left) m.detail_cursor = m.detail_cursor > 0 ? m.detail_cursor - 1 : 0;
+  else move(m.detail_cursor, tests, k);
   return Action::none;
 }
 
@@ -168,6 +189,7 @@ Action handle_key(Model& m, const Key& k) {
       if ((k.is('a') || k.is('A')) && m.running && !m.abort_requested) m.dialog = Dialog::abort;
       return Action::none;
     case ScreenId::results: return results_key(m, k);
+    case ScreenId::result_detail: return detail_key(m, k);
   }
   return Action::none;
 }

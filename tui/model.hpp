@@ -15,7 +15,7 @@
 
 namespace diskvet::tui {
 
-enum class ScreenId { devices, details, suites, confirm, run, results };
+enum class ScreenId { devices, details, suites, confirm, run, results, result_detail };
 enum class Dialog { none, help, quit, abort };
 
 struct DeviceRow {
@@ -62,11 +62,29 @@ struct LogLine {
   std::string text;
 };
 
+// One workload of a test as the detail view shows it: latency percentiles per direction and the
+// IOPS of each interval of the measured window.
+inline constexpr double kDetailPercentiles[] = {50, 90, 99, 99.9, 99.99};
+struct ResultDirection {
+  std::string name;  // "read", "write"
+  uint64_t ios = 0;
+  double iops = 0, mb_per_s = 0;
+  std::vector<double> percentiles_us;  // in the order of kDetailPercentiles
+};
+struct ResultWorkload {
+  std::string label;  // "randread 4KiB QD32 x2"
+  bool ran = false;
+  std::string error;
+  std::vector<ResultDirection> directions;
+  std::vector<double> interval_iops;
+};
+
 struct ResultTest {
   std::string id;
   runner::VerdictStatus status = runner::VerdictStatus::not_evaluated;
   std::vector<runner::MetricVerdict> verdicts;
   std::string reason;  // the first reason it is not PASS
+  std::vector<ResultWorkload> workloads;
 };
 struct ResultDevice {
   std::string path;
@@ -112,7 +130,8 @@ struct Model {
   std::deque<LogLine> log;
 
   std::optional<Results> results;
-  size_t result_cursor = 0;
+  size_t result_cursor = 0;  // the device whose metrics are shown
+  size_t detail_cursor = 0;  // the test the detail view shows
   bool quit = false;
 
   const DeviceRow* current_device() const { return cursor < devices.size() ? &devices[cursor] : nullptr; }

@@ -3,6 +3,8 @@
 
 #include <fmt/format.h>
 
+#include "common/units.hpp"
+
 namespace diskvet::tui {
 
 using namespace diskvet::runner;
@@ -61,6 +63,23 @@ struct Apply {
   void operator()(const LogMsg& e) { add_log(m, e.level, who(e.device) + e.text); }
 };
 
+ResultWorkload workload_of(const WorkloadRecord& w) {
+  const Workload& wl = w.workload;
+  ResultWorkload out;
+  out.label = fmt::format("{} {} QD{} x{}", to_string(wl.rw), format_bytes(wl.bs_bytes), wl.iodepth, wl.numjobs);
+  out.ran = w.ran;
+  out.error = w.error;
+  const Measurement& m = w.result;
+  for (Direction d : {Direction::read, Direction::write}) {
+    if (m.of(d).ios == 0) continue;
+    ResultDirection rd{std::string(to_string(d)), m.of(d).ios, m.iops(d), m.bw_bytes_per_s(d) / 1e6, {}};
+    for (double p : kDetailPercentiles) rd.percentiles_us.push_back(static_cast<double>(m.of(d).lat.percentile_ns(p)) / 1e3);
+    out.directions.push_back(std::move(rd));
+  }
+  for (const auto& s : m.intervals.samples()) out.interval_iops.push_back(s.total_iops());
+  return out;
+}
+
 }  // namespace
 
 void begin_run(Model& m, const std::string& suite, const std::vector<std::string>& paths) {
@@ -92,7 +111,8 @@ Results results_of(const RunResult& r, std::string report_path, std::string repo
   for (const auto& d : r.devices) {
     ResultDevice rd{d.device.path, d.verdict.status, d.verdict.reasons, {}};
     for (const auto& t : d.tests) {
-      ResultTest rt{t.id, t.verdict.status, t.verdicts, t.verdict.reasons.empty() ? "" : t.verdict.reasons.front()};
+      ResultTest rt{t.id, t.verdict.status, t.verdicts, t.verdict.reasons.empty() ? "" : t.verdict.reasons.front(), {}};
+      for (const auto& w : t.workloads) rt.workloads.push_back(workload_of(w));
       rd.tests.push_back(std::move(rt));
     }
     out.devices.push_back(std::move(rd));

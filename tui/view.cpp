@@ -16,7 +16,8 @@ const char* hints(const Model& m) {
     case ScreenId::suites: return "up/down suite  p profile  enter confirm  esc back  ? help  q quit";
     case ScreenId::confirm: return "type the characters shown  tab next device  enter start  esc back  ? help";
     case ScreenId::run: return m.abort_requested ? "stopping: writing the partial report..." : "a abort (asks)  q quit (asks)  ? help";
-    case ScreenId::results: return "up/down device  n new run  ? help  q quit";
+    case ScreenId::results: return "up/down device  enter percentiles and plot  n new run  ? help  q quit";
+    case ScreenId::result_detail: return "up/down test  esc back  ? help  q quit";
   }
   return "";
 }
@@ -29,6 +30,7 @@ const char* step_name(ScreenId s) {
     case ScreenId::confirm: return "Confirm what will be destroyed";
     case ScreenId::run: return "Run";
     case ScreenId::results: return "Results";
+    case ScreenId::result_detail: return "Result detail";
   }
   return "";
 }
@@ -66,6 +68,7 @@ void render(const Model& m, Canvas& c) {
     case ScreenId::confirm: render_confirm(m, c, a); break;
     case ScreenId::run: render_run(m, c, a); break;
     case ScreenId::results: render_results(m, c, a); break;
+    case ScreenId::result_detail: render_result_detail(m, c, a); break;
   }
   if (!m.status.empty()) c.text(1, h - 2, fit(m.status, static_cast<size_t>(w - 2)), Style::warn);
   c.fill(0, h - 1, w, Style::key);

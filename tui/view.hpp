@@ -22,6 +22,7 @@ void render_suites(const Model& m, Canvas& c, Area a);
 void render_confirm(const Model& m, Canvas& c, Area a);
 void render_run(const Model& m, Canvas& c, Area a);
 void render_results(const Model& m, Canvas& c, Area a);
+void render_result_detail(const Model& m, Canvas& c, Area a);
 void render_dialog(const Model& m, Canvas& c);
 
 // Style of a verdict word.

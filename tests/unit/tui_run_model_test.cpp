@@ -146,3 +146,57 @@ TEST(TuiSuiteCatalog, ShippedSuitesWriteAndTheirEstimateFollowsTheDurationOverri
   for (const auto& s : *all) has_burnin_placeholder |= s.name == "burnin" && s.placeholder;
   EXPECT_TRUE(has_burnin_placeholder);
 }
+
+TEST(TuiResultDetailView, ShowsEachWorkloadsPercentileTableAndItsIntervalPlot) {
+  runner::RunResult r;
+  r.verdict = runner::VerdictStatus::pass;
+  runner::DeviceResult d;
+  d.device.path = "/dev/loop7";
+  d.verdict.status = runner::VerdictStatus::pass;
+  runner::TestRecord t;
+  t.id = "latency-qd1";
+  t.verdict.status = runner::VerdictStatus::pass;
+  runner::WorkloadRecord w;
+  w.workload.rw = runner::Pattern::randread;
+  w.workload.bs_bytes = 4096;
+  w.ran = true;
+  w.result.elapsed_s = 2;
+  auto& rd = w.result.dir[0];
+  for (uint64_t i = 1; i <= 1000; ++i) rd.lat.record(i * 1000);  // 1 us .. 1 ms
+  rd.ios = 1000;
+  rd.bytes = 1000 * 4096;
+  for (uint64_t ios : {100u, 400u, 500u}) {
+    runner::IntervalSample s;
+    s.dur_s = 1;
+    s.ios = {ios, 0};
+    w.result.intervals.push(s);
+  }
+  t.workloads.push_back(w);
+  d.tests.push_back(t);
+  r.devices.push_back(d);
+
+  Model m = model_with_devices();
+  finish_run(m, results_of(r, "r.json", ""));
+  handle_key(m, Key{Key::enter});
+  ASSERT_EQ(m.screen, ScreenId::result_detail);
+  std::string out = render_text(m);
+  EXPECT_NE(out.find("/dev/loop7  test latency-qd1 (1 of 1)  PASS"), std::string::npos) << out;
+  EXPECT_NE(out.find("randread 4KiB QD1 x1"), std::string::npos) << out;
+  EXPECT_NE(out.find("p50       p90       p99     p99.9    p99.99"), std::string::npos) << out;
+  std::string row = line_with(out, "  read ");
+  EXPECT_NE(row.find("500"), std::string::npos) << "IOPS over the window:\n" << out;
+  EXPECT_NE(row.find("  2.0 "), std::string::npos) << "4 MB in 2 s:\n" << out;
+  EXPECT_NE(row.find(" 50"), std::string::npos) << "p50 of 1..1000 us is about 500 us:\n" << row;
+  EXPECT_NE(out.find("IOPS per interval, top 500"), std::string::npos) << out;
+  auto rows = lines(out);
+  size_t plot_row = 0;
+  for (size_t i = 0; i < rows.size(); ++i)
+    if (rows[i].find("IOPS per interval") != std::string::npos) plot_row = i;
+  ASSERT_GT(plot_row, 0u);
+  // Three rows of bars: the first interval (100 of 500) reaches only the bottom row.
+  EXPECT_EQ(rows[plot_row + 1].find('#'), rows[plot_row + 1].find_first_not_of(' '));
+  EXPECT_GT(rows[plot_row + 1].find_first_of('#'), 2u) << "the first column is too low for the top row";
+  EXPECT_EQ(rows[plot_row + 3].find_first_of('#'), 2u) << "the bottom row has every interval";
+  handle_key(m, Key{Key::escape});
+  EXPECT_EQ(m.screen, ScreenId::results);
+}

@@ -53,10 +53,11 @@ TEST(TuiDevicesView, RefusalIsShownOnTheStatusLine) {
 TEST(TuiLayout, EveryScreenFitsEightyByTwentyFourWithTitleAndKeyHints) {
   Model m = model_with_devices();
   handle_key(m, Key::of('a'));
-  for (ScreenId s : {ScreenId::devices, ScreenId::details, ScreenId::suites, ScreenId::confirm, ScreenId::run, ScreenId::results}) {
+  for (ScreenId s : {ScreenId::devices, ScreenId::details, ScreenId::suites, ScreenId::confirm, ScreenId::run, ScreenId::results,
+                     ScreenId::result_detail}) {
     m.screen = s;
     if (s == ScreenId::confirm) go_to_confirm(m);
-    if (s == ScreenId::results) m.results = Results{};
+    if (s == ScreenId::results || s == ScreenId::result_detail) m.results = Results{};
     auto rows = lines(render_text(m));
     ASSERT_EQ(rows.size(), 24u);
     EXPECT_EQ(rows[0].rfind(" diskvet | ", 0), 0u) << rows[0];
