@@ -39,7 +39,8 @@ void render_dialog(const Model& m, Canvas& c) {
               "Confirm   type the last characters of each serial (YES when it has none);",
               "          tab moves between devices; enter starts only when all match.",
               "Run       a aborts (asks; the partial report is still written).",
-              "Results   up/down shows each device's metrics; n starts over.",
+              "Results   up/down picks a device, enter shows its percentiles and IOPS plot,",
+              "          n starts over. The report's path is on the second line.",
               "",
               "q quits (asks while a run is going)    any key closes this help"},
              Style::normal);

@@ -58,6 +58,14 @@ TEST(TuiDevices, QExitsWithCodeZeroAndGivesTheTerminalBack) {
   EXPECT_TRUE(t.terminal_restored()) << t.stty_after();
 }
 
+TEST(TuiDevices, ABareDiskvetOnATerminalStartsTheTui) {
+  SKIP_UNLESS_TMUX();
+  TmuxSession t("", 80, 24);
+  ASSERT_TRUE(t.wait_for(" diskvet | Devices")) << t.screen();
+  t.send("q");
+  EXPECT_EQ(t.wait_exit(), 0);
+}
+
 TEST(TuiDevices, SigtermAndACrashStillGiveTheTerminalBack) {
   SKIP_UNLESS_TMUX();
   {
