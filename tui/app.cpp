@@ -2,13 +2,11 @@
 // asked for (discover devices, start or abort a run), render. The only thread that touches the model.
 #include <fmt/format.h>
 
-#include <filesystem>
-#include <fstream>
-#include <map>
 
 #include "devices/discovery.hpp"
 #include "runner/run_plan.hpp"
 #include "suites/profile.hpp"
+#include "tui/device_watch.hpp"
 #include "tui/options.hpp"
 #include "tui/run_model.hpp"
 #include "tui/run_session.hpp"
@@ -19,20 +17,6 @@
 namespace diskvet::tui {
 
 namespace {
-
-// The kernel's disks and their sizes: when this changes, devices came or went (a loop device bound
-// or detached, a drive plugged in) and the list is read again. Cheap: no device is opened.
-std::map<std::string, std::string> block_names() {
-  std::map<std::string, std::string> out;
-  std::error_code ec;
-  for (const auto& e : std::filesystem::directory_iterator("/sys/block", ec)) {
-    std::ifstream in(e.path() / "size");
-    std::string size;
-    std::getline(in, size);
-    out[e.path().filename().string()] = size;
-  }
-  return out;
-}
 
 void discover_into(Model& m) {
   auto found = devices::discover();
@@ -100,8 +84,8 @@ int run_tui(const TuiOptions& o) {
   if (auto all = suites::builtin_profiles()) shipped = std::move(*all);
   for (const auto& p : shipped)
     if (!p.template_only) m.profiles.push_back(p.name);
+  DeviceWatch watch;
   discover_into(m);
-  auto names = block_names();
 
   auto opened = open_curses_screen(ScreenOptions{o.ascii, o.monochrome});
   if (!opened) {
@@ -132,13 +116,8 @@ int run_tui(const TuiOptions& o) {
         break;
       }
     }
-    if (!session && m.screen == ScreenId::devices && ++ticks % 10 == 0) {
-      auto now = block_names();
-      if (now != names) {
-        names = std::move(now);
-        discover_into(m);
-      }
-    }
+    // Read the list again when disks come or go, on the devices screen and never during a run.
+    if (!session && m.screen == ScreenId::devices && ++ticks % 5 == 0 && watch.changed()) discover_into(m);
     if (m.screen == ScreenId::suites) m.profile_hint = profile_hint(m, shipped);
     m.width = screen.width();
     m.height = screen.height();
@@ -151,7 +130,10 @@ int run_tui(const TuiOptions& o) {
     if ((m.width < kMinWidth || m.height < kMinHeight) && !(k.is('q') || k.is('y') || k.is('n'))) continue;
     switch (handle_key(m, k)) {
       case Action::none: break;
-      case Action::refresh_devices: discover_into(m); names = block_names(); break;
+      case Action::refresh_devices:
+        watch.changed();  // what it saw is in this reading
+        discover_into(m);
+        break;
       case Action::start_run: start(m, o, session); break;
       case Action::abort_run: if (session) session->abort(); break;
       case Action::quit: m.quit = true; break;

@@ -17,7 +17,7 @@ void move(size_t& cursor, size_t count, const Key& k, size_t page = 10) {
   if (k.code == Key::end) cursor = count - 1;
 }
 
-void k_next(size_t& cursor, size_t count) {
+void step_forward(size_t& cursor, size_t count) {
   if (cursor + 1 < count) ++cursor;
 }
 
@@ -113,7 +113,7 @@ Action detail_key(Model& m, const Key& k) {
     return Action::none;
   }
   size_t tests = m.results && m.result_cursor < m.results->devices.size() ? m.results->devices[m.result_cursor].tests.size() : 0;
-  if (k.code == Key::right || k.code == Key::tab) k_next(m.detail_cursor, tests);
+  if (k.code == Key::right || k.code == Key::tab) step_forward(m.detail_cursor, tests);
   else if (k.code == Key::left) m.detail_cursor = m.detail_cursor > 0 ? m.detail_cursor - 1 : 0;
   else move(m.detail_cursor, tests, k);
   return Action::none;

@@ -27,6 +27,29 @@ TEST(TuiDevices, TheListShowsAScratchLoopDeviceAsFreeAndMarksTheRootDiskProtecte
   EXPECT_EQ(t.wait_exit(), 0);
 }
 
+TEST(TuiDevices, TheListFollowsALoopDeviceAttachedAndDetachedWhileItIsShown) {
+  SKIP_UNLESS_TMUX();
+  SKIP_UNLESS_ROOT();
+  TmuxSession t("tui", 120, 60);
+  ASSERT_TRUE(t.wait_for(" diskvet | Devices")) << t.screen();
+  std::string path;
+  {
+    LoopDevice loop("tui-hotplug", 48u << 20);
+    ASSERT_TRUE(loop.valid()) << loop.why();
+    path = loop.path();
+    EXPECT_TRUE(t.wait_for(path + " ", 20)) << "the new device appears without a key:\n" << t.screen();
+    EXPECT_TRUE(t.wait_for("48MiB", 20)) << t.screen();
+  }
+  bool gone = false;
+  for (int i = 0; i < 200 && !gone; ++i) {
+    gone = t.screen().find("48MiB") == std::string::npos;
+    if (!gone) std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  }
+  EXPECT_TRUE(gone) << "the detached device leaves the list:\n" << t.screen();
+  t.send("q");
+  EXPECT_EQ(t.wait_exit(), 0);
+}
+
 TEST(TuiDevices, AProtectedDeviceCannotBeChosenForAWriteTest) {
   SKIP_UNLESS_TMUX();
   SKIP_UNLESS_ROOT();
