@@ -181,7 +181,8 @@ int run_suite_command(const RunCliOptions& o) {
     auto target = open_target(path, writable, consent);
     if (!target) {
       Error e = target.error();
-      if (writable && e.kind == ErrorKind::safety) e.fix += (e.fix.empty() ? "" : "; ") + std::string("nothing was written to any device");
+      if (writable && e.kind == ErrorKind::safety && paths.size() > 1)
+        e.fix += (e.fix.empty() ? "" : "; ") + std::string("no device of this run was written");
       return fail(e);
     }
     DevicePlan dp{*dev, std::move(*target), std::nullopt, {}, 0};

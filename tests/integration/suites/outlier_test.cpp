@@ -14,9 +14,9 @@ const char* kSuite = R"({
 })";
 }  // namespace
 
-class Outliers : public Lab {};
+class OutlierRun : public Lab {};
 
-TEST_F(Outliers, FlagsTheRateCappedDeviceAmongThree) {
+TEST_F(OutlierRun, FlagsTheRateCappedDeviceAmongThree) {
   SKIP_UNLESS_LOOP_DEVICES();
   std::vector<std::string> devs;
   for (int i = 0; i < 3; ++i) devs.push_back(make_loop(64u << 20));
