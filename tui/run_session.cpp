@@ -5,6 +5,7 @@
 
 #include <filesystem>
 
+#include "devices/discovery.hpp"
 #include "devices/health.hpp"
 #include "devices/write_gate.hpp"
 #include "runner/report_file.hpp"
@@ -23,6 +24,12 @@ std::string report_path_in(const std::string& dir, const std::string& suite) {
   for (auto& ch : stamp)
     if (ch == ':') ch = '-';
   return (std::filesystem::path(dir) / fmt::format("diskvet-report-{}-{}.json", suite, stamp)).string();
+}
+
+bool same_serial(const std::string& now, const std::string& confirmed) {
+  if (now.empty()) return true;              // sysfs has no serial where udev had one: the path and gate decide
+  if (confirmed.empty()) return false;       // confirmed with YES as serial-less, now it has one: another device
+  return now.ends_with(confirmed) || confirmed.ends_with(now);  // udev's ID_SERIAL may carry a model prefix
 }
 
 Result<std::unique_ptr<RunSession>> RunSession::start(const suites::Suite& suite, const std::vector<ConfirmedDevice>& confirmed,
@@ -55,10 +62,7 @@ Result<std::unique_ptr<RunSession>> RunSession::start(const suites::Suite& suite
       // the list was read is refused, and a serial consent never overrides anything from here.
       auto grant = devices::open_for_write(c.path, devices::Consent{{c.path}});
       if (!grant) return grant.error();
-      const std::string& now = grant->device.serial;
-      const bool same = now.empty() || c.serial.empty() ? now == c.serial || now.empty()
-                                                        : now.ends_with(c.serial) || c.serial.ends_with(now);
-      if (grant->block_device && !same)
+      if (grant->block_device && !same_serial(grant->device.serial, c.serial))
         return safety_error(c.path, fmt::format("now reports serial '{}', not the '{}' that was confirmed", grant->device.serial, c.serial),
                             "go back to the device list (r refreshes it) and confirm again; nothing was written");
       device = grant->device;
@@ -68,6 +72,15 @@ Result<std::unique_ptr<RunSession>> RunSession::start(const suites::Suite& suite
       device.path = c.path;
     }
     if (!target) return target.error();
+    // Identity for the report as the CLI gets it (udev model and serial, health); the gate's
+    // assessment of protection, made under O_EXCL, is the one recorded.
+    if (auto found = devices::find_device(c.path); found) {
+      const bool is_protected = device.is_protected;
+      const auto reasons = device.protection_reasons;
+      const bool assessed = !device.path.empty();
+      device = std::move(*found);
+      if (assessed) device.is_protected = is_protected, device.protection_reasons = reasons;
+    }
     if (device.path.empty()) device.path = c.path;
     DevicePlan dp{device, std::move(*target), std::nullopt, {}, 0};
     if (named) {

@@ -52,6 +52,10 @@ class RunSession {
   Results results_;
 };
 
+// Whether the serial the gate read now is the one the operator confirmed (discovery reads it
+// through udev, the gate from sysfs, so one may be a suffix of the other).
+bool same_serial(const std::string& now, const std::string& confirmed);
+
 // "diskvet-report-quick-2026-12-02T16-05-23Z.json" in dir.
 std::string report_path_in(const std::string& dir, const std::string& suite);
 

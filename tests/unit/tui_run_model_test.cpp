@@ -3,6 +3,7 @@
 
 #include "tui/event_queue.hpp"
 #include "tui/run_model.hpp"
+#include "tui/run_session.hpp"
 #include "tui/suite_catalog.hpp"
 #include "tui_fixture.hpp"
 
@@ -59,7 +60,7 @@ TEST(TuiRunView, ShowsPhaseProgressEtaLiveRatesSparklineAndLog) {
   EXPECT_NE(out.find("ETA 2s"), std::string::npos) << out;
   EXPECT_NE(out.find("IOPS     8.0k"), std::string::npos) << out;
   EXPECT_NE(out.find("32.8 MB/s"), std::string::npos) << out;
-  EXPECT_NE(out.find("lat     80.0 us"), std::string::npos) << out;
+  EXPECT_NE(out.find("mean lat     80.0 us"), std::string::npos) << out;
   EXPECT_NE(out.find(".:=#"), std::string::npos) << "the sparkline doubles each interval:\n" << out;
   EXPECT_NE(out.find("/dev/loop7: measure latency-qd1: randread 4KiB QD1 x1"), std::string::npos) << "log pane:\n" << out;
 }
@@ -199,4 +200,12 @@ TEST(TuiResultDetailView, ShowsEachWorkloadsPercentileTableAndItsIntervalPlot) {
   EXPECT_EQ(rows[plot_row + 3].find_first_of('#'), 2u) << "the bottom row has every interval";
   handle_key(m, Key{Key::escape});
   EXPECT_EQ(m.screen, ScreenId::results);
+}
+
+TEST(TuiRunSession, ARunRefusesADeviceWhoseSerialIsNotTheConfirmedOne) {
+  EXPECT_TRUE(same_serial("S4EWNX0R123456", "S4EWNX0R123456"));
+  EXPECT_TRUE(same_serial("S4EWNX0R123456", "Samsung_SSD_980_PRO_1TB_S4EWNX0R123456")) << "udev's ID_SERIAL carries the model";
+  EXPECT_TRUE(same_serial("", "S4EWNX0R123456")) << "the gate's sysfs read may have none; path and protection still decide";
+  EXPECT_FALSE(same_serial("S4EWNX0R999999", "S4EWNX0R123456")) << "another disk now sits at that path";
+  EXPECT_FALSE(same_serial("S4EWNX0R123456", "")) << "confirmed with YES as serial-less, it now has a serial";
 }
