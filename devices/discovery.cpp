@@ -180,8 +180,9 @@ std::optional<Device> describe_disk(const fs::path& sysdir_in, const HostPaths& 
   else fill_other_identity(d, sysdir);
   apply_udev(d, udev);
   fill_queue(d, sysdir);
+  std::error_code part_ec;
   for (const auto& e : fs::directory_iterator(sysdir, ec))
-    if (fs::exists(e.path() / "partition")) d.partitions.push_back(e.path().filename().string());
+    if (fs::exists(e.path() / "partition", part_ec)) d.partitions.push_back(e.path().filename().string());
   std::sort(d.partitions.begin(), d.partitions.end());
   return d;
 }

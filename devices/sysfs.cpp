@@ -12,34 +12,38 @@
 namespace diskvet::devices {
 
 namespace {
-// Plain read(2): some sysfs attributes fail reads with ENXIO or EIO (a controller that is not
-// live), and libstdc++'s istreambuf_iterator turns that into an uncaught exception.
+
+// Plain read(2): sysfs attributes fail with errors such as ENXIO (a device without the page),
+// and libstdc++'s filebuf throws on a failed read instead of reporting it. nullopt on any error.
 std::optional<std::string> read_file(const std::filesystem::path& file) {
-  UniqueFd fd(::open(file.c_str(), O_RDONLY | O_CLOEXEC));
+  UniqueFd fd(::open(file.c_str(), O_RDONLY | O_CLOEXEC | O_NOCTTY));
   if (!fd.valid()) return std::nullopt;
   std::string text;
   char buf[4096];
   for (;;) {
     ssize_t n = ::read(fd.get(), buf, sizeof buf);
-    if (n < 0 && errno == EINTR) continue;
-    if (n < 0) return std::nullopt;
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      return std::nullopt;
+    }
     if (n == 0) break;
     text.append(buf, static_cast<size_t>(n));
+    if (text.size() > (1u << 20)) break;  // attributes are small; never slurp a huge file by mistake
   }
   return text;
 }
+
 }  // namespace
 
-std::string read_raw(const std::filesystem::path& file) { return read_file(file).value_or(std::string()); }
+std::string read_raw(const std::filesystem::path& file) { return read_file(file).value_or(""); }
 
 std::optional<std::string> read_attr(const std::filesystem::path& file) {
-  auto raw = read_file(file);
-  if (!raw) return std::nullopt;
-  std::string text = std::move(*raw);
-  while (!text.empty() && (text.back() == '\n' || text.back() == ' ' || text.back() == '\t' || text.back() == '\0'))
-    text.pop_back();
-  size_t start = text.find_first_not_of(" \t");
-  return start == std::string::npos ? std::string() : text.substr(start);
+  auto text = read_file(file);
+  if (!text) return std::nullopt;
+  while (!text->empty() && (text->back() == '\n' || text->back() == ' ' || text->back() == '\t' || text->back() == '\0'))
+    text->pop_back();
+  size_t start = text->find_first_not_of(" \t");
+  return start == std::string::npos ? std::string() : text->substr(start);
 }
 
 std::optional<uint64_t> read_u64(const std::filesystem::path& file) {
