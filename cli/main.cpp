@@ -1,4 +1,6 @@
 // diskvet: storage acceptance and burn-in. Parses the command line and runs one subcommand.
+#include <unistd.h>
+
 #include <cstdio>
 #include <string>
 #include <utility>
@@ -18,9 +20,17 @@ int main(int argc, char** argv) {
       {"run", diskvet::cli::register_run(app)},
       {"suites", diskvet::cli::register_suites(app)},
       {"report", diskvet::cli::register_report(app)},
+      {"tui", diskvet::cli::register_tui(app)},
   };
+  // A bare `diskvet` on a terminal is the appliance's face: the TUI.
+  const bool bare_on_terminal = argc == 1 && isatty(STDIN_FILENO) && isatty(STDOUT_FILENO);
   try {
-    app.parse(argc, argv);
+    if (bare_on_terminal) {
+      const char* tui_argv[] = {argv[0], "tui"};
+      app.parse(2, const_cast<char**>(tui_argv));
+    } else {
+      app.parse(argc, argv);
+    }
   } catch (const CLI::CallForHelp& e) {
     return app.exit(e);
   } catch (const CLI::CallForAllHelp& e) {

@@ -1,0 +1,57 @@
+// `diskvet tui`: the terminal UI (also what a bare `diskvet` on a terminal starts).
+#include <fmt/format.h>
+
+#include <memory>
+
+#include "cli/commands.hpp"
+#include "common/units.hpp"
+#include "tui/options.hpp"
+
+namespace diskvet::cli {
+
+namespace {
+
+struct TuiCliOptions {
+  std::string report_dir = ".";
+  std::string duration;
+  std::string precondition_limit;
+  bool ascii = false;
+  bool monochrome = false;
+};
+
+int run_tui_command(const TuiCliOptions& o) {
+  tui::TuiOptions t;
+  t.report_dir = o.report_dir;
+  t.ascii = o.ascii;
+  t.monochrome = o.monochrome;
+  if (!o.duration.empty()) {
+    auto s = parse_duration_s(o.duration);
+    if (!s || *s < 0.1) return fail(usage_error("--duration", fmt::format("'{}' is not a duration of at least 0.1s", o.duration), "e.g. 5s, 1m"));
+    t.duration_s = *s;
+  }
+  if (!o.precondition_limit.empty()) {
+    auto s = parse_duration_s(o.precondition_limit);
+    if (!s || *s <= 0) return fail(usage_error("--precondition-limit", fmt::format("'{}' is not a duration", o.precondition_limit), "e.g. 30m, 2h"));
+    t.precondition_limit_s = *s;
+  }
+  return tui::run_tui(t);
+}
+
+}  // namespace
+
+Action register_tui(CLI::App& app) {
+  auto o = std::make_shared<TuiCliOptions>();
+  CLI::App* tui = app.add_subcommand("tui", "The terminal UI: pick devices, a suite, confirm, watch the run, read the verdict");
+  tui->footer(
+      "Keys: arrows move, space selects, a selects every free device, enter details/confirm, ? help, q quits.\n"
+      "Write tests need the last characters of each device's serial typed (YES for serial-less scratch devices);\n"
+      "PROTECTED devices are never offered. This is also what 'diskvet' with no arguments starts on a terminal.");
+  tui->add_option("--report-dir", o->report_dir, "Where reports are saved")->capture_default_str();
+  tui->add_option("--duration", o->duration, "Measurement window of every workload (as run --duration)");
+  tui->add_option("--precondition-limit", o->precondition_limit, "Cap preconditioning at this time");
+  tui->add_flag("--ascii", o->ascii, "ASCII line drawing (for consoles without a line set)");
+  tui->add_flag("--monochrome", o->monochrome, "No colour");
+  return [o] { return run_tui_command(*o); };
+}
+
+}  // namespace diskvet::cli

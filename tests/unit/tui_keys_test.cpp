@@ -1,0 +1,150 @@
+// Keys on the model: selection refuses protected devices, consent needs the serial's end or YES,
+// q asks while a run is going.
+#include <gtest/gtest.h>
+
+#include "tui_fixture.hpp"
+
+using namespace diskvet::tui;
+using namespace tui_fixture;
+
+namespace {
+Key key(Key::Code c) { return Key{c}; }
+}  // namespace
+
+TEST(TuiKeys, SpaceSelectsAFreeDeviceAndRefusesAProtectedOneSayingWhy) {
+  Model m = model_with_devices();
+  ASSERT_EQ(m.devices[0].device.path, "/dev/vda");
+  handle_key(m, key(Key::space));
+  EXPECT_FALSE(m.devices[0].selected);
+  EXPECT_NE(m.status.find("/dev/vda cannot be chosen for a write test"), std::string::npos) << m.status;
+  EXPECT_NE(m.status.find("backs the running root filesystem"), std::string::npos) << m.status;
+  handle_key(m, key(Key::down));
+  handle_key(m, key(Key::space));
+  EXPECT_TRUE(m.devices[1].selected);
+  handle_key(m, key(Key::space));
+  EXPECT_FALSE(m.devices[1].selected) << "space toggles";
+}
+
+TEST(TuiKeys, ASelectsEveryFreeDeviceAndNoProtectedOne) {
+  Model m = model_with_devices();
+  handle_key(m, Key::of('a'));
+  EXPECT_FALSE(m.devices[0].selected);
+  EXPECT_TRUE(m.devices[1].selected);
+  EXPECT_TRUE(m.devices[2].selected);
+  EXPECT_EQ(m.selected().size(), 2u);
+}
+
+TEST(TuiKeys, NextNeedsASelectedDevice) {
+  Model m = model_with_devices();
+  handle_key(m, Key::of('n'));
+  EXPECT_EQ(m.screen, ScreenId::devices);
+  EXPECT_NE(m.status.find("select at least one free device"), std::string::npos);
+  handle_key(m, Key::of('a'));
+  handle_key(m, Key::of('n'));
+  EXPECT_EQ(m.screen, ScreenId::suites);
+}
+
+TEST(TuiKeys, EnterShowsDetailsAndEscapeReturns) {
+  Model m = model_with_devices();
+  handle_key(m, key(Key::enter));
+  EXPECT_EQ(m.screen, ScreenId::details);
+  handle_key(m, key(Key::escape));
+  EXPECT_EQ(m.screen, ScreenId::devices);
+}
+
+TEST(TuiKeys, APlaceholderSuiteCannotBeConfirmed) {
+  Model m = model_with_devices();
+  handle_key(m, Key::of('a'));
+  handle_key(m, Key::of('n'));
+  handle_key(m, key(Key::down));
+  handle_key(m, key(Key::enter));
+  EXPECT_EQ(m.screen, ScreenId::suites);
+  EXPECT_NE(m.status.find("placeholder"), std::string::npos);
+}
+
+TEST(TuiKeys, ConfirmationRefusesAWrongSerialAndStartsOnlyWhenEveryFieldMatches) {
+  Model m = model_with_devices();
+  handle_key(m, Key::of('a'));
+  handle_key(m, Key::of('n'));
+  handle_key(m, key(Key::enter));
+  ASSERT_EQ(m.screen, ScreenId::confirm);
+  ASSERT_EQ(m.confirm.size(), 2u);
+  EXPECT_EQ(m.confirm[0].expected(), "123456");
+  EXPECT_EQ(m.confirm[1].expected(), "YES");
+  type(m, "123455");
+  EXPECT_EQ(handle_key(m, key(Key::enter)), Action::none);
+  EXPECT_NE(m.confirm_error.find("not the end of its serial"), std::string::npos) << m.confirm_error;
+  EXPECT_EQ(m.screen, ScreenId::confirm);
+  handle_key(m, key(Key::backspace));
+  type(m, "6");
+  EXPECT_TRUE(m.confirm[0].matches());
+  EXPECT_EQ(handle_key(m, key(Key::enter)), Action::none) << "the loop device still needs YES";
+  EXPECT_EQ(m.confirm_cursor, 1u);
+  EXPECT_NE(m.confirm_error.find("type YES"), std::string::npos);
+  type(m, "yes");
+  EXPECT_EQ(handle_key(m, key(Key::enter)), Action::none) << "YES is case-sensitive";
+  for (int i = 0; i < 3; ++i) handle_key(m, key(Key::backspace));
+  type(m, "YES");
+  EXPECT_EQ(handle_key(m, key(Key::enter)), Action::start_run);
+  EXPECT_TRUE(m.confirm_error.empty());
+}
+
+TEST(TuiKeys, QLettersAreTypedOnTheConfirmationScreenNotQuit) {
+  Model m = model_with_devices();
+  handle_key(m, key(Key::down));
+  handle_key(m, key(Key::space));
+  handle_key(m, Key::of('n'));
+  handle_key(m, key(Key::enter));
+  ASSERT_EQ(m.screen, ScreenId::confirm);
+  EXPECT_EQ(handle_key(m, Key::of('q')), Action::none);
+  EXPECT_EQ(m.confirm[0].typed, "q");
+}
+
+TEST(TuiKeys, QQuitsAtOnceWhenIdleAndAsksWhileARunIsGoing) {
+  Model idle = model_with_devices();
+  EXPECT_EQ(handle_key(idle, Key::of('q')), Action::quit);
+
+  Model m = model_with_devices();
+  m.running = true;
+  m.screen = ScreenId::run;
+  EXPECT_EQ(handle_key(m, Key::of('q')), Action::none);
+  EXPECT_EQ(m.dialog, Dialog::quit);
+  EXPECT_EQ(handle_key(m, Key::of('n')), Action::none);
+  EXPECT_EQ(m.dialog, Dialog::none);
+  EXPECT_FALSE(m.abort_requested);
+  handle_key(m, Key::of('q'));
+  EXPECT_EQ(handle_key(m, Key::of('y')), Action::abort_run) << "quitting a run aborts it first, so the partial report is written";
+  EXPECT_TRUE(m.quit_after_run);
+  EXPECT_TRUE(m.abort_requested);
+}
+
+TEST(TuiKeys, AbortAsksForConfirmation) {
+  Model m = model_with_devices();
+  m.running = true;
+  m.screen = ScreenId::run;
+  EXPECT_EQ(handle_key(m, Key::of('a')), Action::none);
+  EXPECT_EQ(m.dialog, Dialog::abort);
+  EXPECT_EQ(handle_key(m, Key::of('x')), Action::none);
+  EXPECT_EQ(m.dialog, Dialog::abort) << "only y or n answers";
+  EXPECT_EQ(handle_key(m, Key::of('y')), Action::abort_run);
+  EXPECT_FALSE(m.quit_after_run);
+}
+
+TEST(TuiKeys, QuestionMarkOpensHelpAndAnyKeyClosesIt) {
+  Model m = model_with_devices();
+  handle_key(m, Key::of('?'));
+  EXPECT_EQ(m.dialog, Dialog::help);
+  EXPECT_EQ(handle_key(m, Key::of('q')), Action::none) << "the key that closes help does nothing else";
+  EXPECT_EQ(m.dialog, Dialog::none);
+}
+
+TEST(TuiKeys, RefreshKeepsTheSelectionOfDevicesStillPresentAndFree) {
+  Model m = model_with_devices();
+  handle_key(m, Key::of('a'));
+  auto nvme = nvme_disk();
+  nvme.is_protected = true;  // someone mounted it meanwhile
+  nvme.protection_reasons = {"is mounted at /mnt"};
+  set_devices(m, {root_disk(), nvme, loop_disk()});
+  EXPECT_FALSE(m.devices[1].selected) << "a device that became protected is deselected";
+  EXPECT_TRUE(m.devices[2].selected);
+}

@@ -1,0 +1,128 @@
+// The run thread: plan through the gate, run_suite, seal and write the report.
+#include "tui/run_session.hpp"
+
+#include <fmt/format.h>
+
+#include <filesystem>
+
+#include "devices/discovery.hpp"
+#include "devices/health.hpp"
+#include "devices/write_gate.hpp"
+#include "runner/report_file.hpp"
+#include "runner/report_json.hpp"
+#include "runner/suite_run.hpp"
+#include "suites/profile.hpp"
+#include "tui/run_model.hpp"
+#include "tui/suite_catalog.hpp"
+
+namespace diskvet::tui {
+
+using namespace diskvet::runner;
+
+std::string report_path_in(const std::string& dir, const std::string& suite) {
+  std::string stamp = utc_now_iso8601();
+  for (auto& ch : stamp)
+    if (ch == ':') ch = '-';
+  return (std::filesystem::path(dir) / fmt::format("diskvet-report-{}-{}.json", suite, stamp)).string();
+}
+
+bool same_serial(const std::string& now, const std::string& confirmed) {
+  if (now.empty()) return true;              // sysfs has no serial where udev had one: the path and gate decide
+  if (confirmed.empty()) return false;       // confirmed with YES as serial-less, now it has one: another device
+  return now.ends_with(confirmed) || confirmed.ends_with(now);  // udev's ID_SERIAL may carry a model prefix
+}
+
+Result<std::unique_ptr<RunSession>> RunSession::start(const suites::Suite& suite, const std::vector<ConfirmedDevice>& confirmed,
+                                                      const std::string& profile, const TuiOptions& options) {
+  if (suite.placeholder) return usage_error("suite " + suite.name, "is a placeholder: " + suite.placeholder_note, "choose quick or acceptance");
+  if (confirmed.empty()) return usage_error("run", "no device was confirmed", "select a free device first");
+  std::optional<suites::Profile> named;
+  std::vector<suites::Profile> shipped;
+  if (profile == "auto") {
+    auto all = suites::builtin_profiles();
+    if (!all) return all.error();
+    shipped = std::move(*all);
+  } else {
+    auto p = suites::resolve_profile(profile);
+    if (!p) return p.error();
+    named = std::move(*p);
+  }
+  std::unique_ptr<RunSession> s(new RunSession());
+  RunPlan plan;
+  plan.suite = suite;
+  plan.options.duration_s = options.duration_s;
+  plan.options.precondition_limit_s = options.precondition_limit_s;
+  plan.options.stop = &s->stop_;
+  const bool writable = suite_writes(suite);
+  for (const auto& c : confirmed) {
+    Result<Target> target = Error{};
+    devices::Device device;
+    if (writable) {
+      // The one gate. Consent names this device's path only: a device that became protected since
+      // the list was read is refused, and a serial consent never overrides anything from here.
+      auto grant = devices::open_for_write(c.path, devices::Consent{{c.path}});
+      if (!grant) return grant.error();
+      if (grant->block_device && !same_serial(grant->device.serial, c.serial))
+        return safety_error(c.path, fmt::format("now reports serial '{}', not the '{}' that was confirmed", grant->device.serial, c.serial),
+                            "go back to the device list (r refreshes it) and confirm again; nothing was written");
+      device = grant->device;
+      target = Target::adopt(std::move(grant->fd), c.path, true);
+    } else {
+      target = Target::open(c.path, false);
+      device.path = c.path;
+    }
+    if (!target) return target.error();
+    // Identity for the report as the CLI gets it (udev model and serial, health); the gate's
+    // assessment of protection, made under O_EXCL, is the one recorded.
+    if (auto found = devices::find_device(c.path); found) {
+      const bool is_protected = device.is_protected;
+      const auto reasons = device.protection_reasons;
+      const bool assessed = !device.path.empty();
+      device = std::move(*found);
+      if (assessed) device.is_protected = is_protected, device.protection_reasons = reasons;
+    }
+    if (device.path.empty()) device.path = c.path;
+    DevicePlan dp{device, std::move(*target), std::nullopt, {}, 0};
+    if (named) {
+      dp.profile = named;
+      dp.profile_reason = "chosen in the TUI (" + named->file + ")";
+    } else {
+      dp.profile = match_profile(dp.device, shipped, dp.profile_reason);
+    }
+    plan.devices.push_back(std::move(dp));
+  }
+  std::string out = report_path_in(options.report_dir, suite.name);
+  RunSession* self = s.get();
+  self->thread_ = std::thread([self, plan = std::move(plan), out]() mutable {
+    RunHooks hooks;  // as the CLI's: health from the devices library; no NVMe purge yet (discard instead)
+    hooks.read_health = [](const devices::Device& d) -> std::optional<devices::Health> {
+      if (d.kind == devices::DeviceKind::other && d.model == "regular file") return std::nullopt;
+      return devices::read_health(d);
+    };
+    RunResult result = run_suite(plan, hooks, self->events_);
+    plan.devices.clear();  // release O_EXCL before the UI says the run is over
+    result.notes.push_back("started from the terminal UI; consent given by typing each device's serial (or YES)");
+    boost::json::object doc = report_json(result, probe_host());
+    auto written = write_file_atomic(out, seal_report(doc) + "\n");
+    Results r = results_of(result, out, written ? "" : written.error().message());
+    {
+      std::lock_guard l(self->m_);
+      self->results_ = std::move(r);
+    }
+    self->finished_.store(true);
+  });
+  return s;
+}
+
+RunSession::~RunSession() {
+  stop_.store(true);
+  if (thread_.joinable()) thread_.join();
+}
+
+Results RunSession::take_results() {
+  if (thread_.joinable()) thread_.join();
+  std::lock_guard l(m_);
+  return std::move(results_);
+}
+
+}  // namespace diskvet::tui

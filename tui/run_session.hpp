@@ -1,0 +1,62 @@
+// A suite run started from the TUI: every device opened through the protection gate (the same
+// devices::open_for_write the CLI uses) before the first I/O, the runner on its own thread feeding
+// TuiEvents, and the sealed report written at the end, aborted or not.
+#pragma once
+
+#include <atomic>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "common/error.hpp"
+#include "devices/device.hpp"
+#include "suites/suite.hpp"
+#include "tui/event_queue.hpp"
+#include "tui/model.hpp"
+#include "tui/options.hpp"
+
+namespace diskvet::tui {
+
+// One device the operator confirmed: its path and the serial they confirmed it by.
+struct ConfirmedDevice {
+  std::string path;
+  std::string serial;
+};
+
+class RunSession {
+ public:
+  // Opens the gate for every device (consent names only that device's path, given after the
+  // confirmation matched); on any refusal nothing is started and nothing was written.
+  static Result<std::unique_ptr<RunSession>> start(const suites::Suite& suite, const std::vector<ConfirmedDevice>& devices,
+                                                   const std::string& profile, const TuiOptions& options);
+  ~RunSession();  // aborts and waits: the report is still written
+  RunSession(const RunSession&) = delete;
+  RunSession& operator=(const RunSession&) = delete;
+
+  TuiEvents& events() { return events_; }
+  void abort() { stop_.store(true); }
+  bool finished() const { return finished_.load(); }
+  // The results once finished() (joins the runner thread).
+  Results take_results();
+
+ private:
+  RunSession() = default;
+  TuiEvents events_;
+  std::atomic<bool> stop_{false};
+  std::atomic<bool> finished_{false};
+  std::thread thread_;
+  std::mutex m_;
+  Results results_;
+};
+
+// Whether the serial the gate read now is the one the operator confirmed (discovery reads it
+// through udev, the gate from sysfs, so one may be a suffix of the other).
+bool same_serial(const std::string& now, const std::string& confirmed);
+
+// "diskvet-report-quick-2026-12-02T16-05-23Z.json" in dir.
+std::string report_path_in(const std::string& dir, const std::string& suite);
+
+}  // namespace diskvet::tui
