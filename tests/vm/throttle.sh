@@ -7,7 +7,8 @@ vm_require
 vm_scratch
 cap=250
 a=$(vm_drive slow 64M); b=$(vm_drive free 64M)
-vm_boot_kernel 150 "diskvet.run=quick diskvet.poweroff=1" \
+data=$(vm_data_disk)
+vm_boot_kernel 150 "diskvet.run=lab-suite.json diskvet.poweroff=1" -drive "file=$data,if=virtio,format=raw" \
   -drive "file=$a,if=none,id=da,format=raw,throttling.iops-total=$cap" -device nvme,serial=DVTHR0SLOW,drive=da \
   -drive "file=$b,if=none,id=db,format=raw" -device nvme,serial=DVTHR0FREE,drive=db
 vm_report devices DVTHR0SLOW DVTHR0FREE
