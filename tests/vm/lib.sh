@@ -35,12 +35,13 @@ vm_drive() {
 }
 
 # A small FAT disk labelled DISKVET holding the lab suite (lab-suite.json: one short 4K random-read
-# workload, so a boot takes seconds, not the quick suite's minutes under TCG); prints its path.
+# workload, so a boot takes seconds, not the quick suite's minutes under TCG) and the lab profiles
+# (profiles/*.json); prints its path.
 vm_data_disk() {
   local f="$vm_dir/diskvet-data.img"
   truncate -s 16M "$f"
   mformat -i "$f" -v DISKVET ::
-  mcopy -i "$f" "$vm_here/lab-suite.json" ::/lab-suite.json
+  mcopy -i "$f" "$vm_here/lab-suite.json" "$vm_here"/profiles/*.json ::/
   echo "$f"
 }
 

@@ -8,6 +8,7 @@
       absent SERIAL...               the report has no entry for these drives (not tested)
       temperature SERIAL KELVIN      the drive's SMART temperature is reported (kelvin or celsius)
       iops-near SERIAL CAP           the drive's measured read IOPS are within 60%..115% of CAP
+      verdict SERIAL PASS|FAIL|...   the drive's verdict in a diskvet run report
       critical-warning SERIAL N      the drive's SMART critical warning is N (and FAIL, in a run report with health)
 
 Works on both report shapes: the image's fallback (diskvet_image_fallback: diskvet io per drive,
@@ -97,6 +98,12 @@ def main(argv):
         if not 0.60 * cap <= iops[0] <= 1.15 * cap:
             fail(f"drive {serial}: {iops[0]:.0f} IOPS, expected near the {cap:.0f} IOPS cap")
         print(f"drive {serial}: {iops[0]:.0f} IOPS under a {cap:.0f} IOPS cap")
+    elif check == "verdict":
+        serial, want = args[0], args[1]
+        got = [o.get("verdict") for o in device_objects(report, serial) if "verdict" in o]
+        if got != [want]:
+            fail(f"drive {serial}: verdict {got}, expected {want}")
+        print(f"drive {serial}: verdict {want}")
     elif check == "critical-warning":
         serial, want = args[0], int(args[1])
         objs = device_objects(report, serial)
