@@ -121,6 +121,8 @@ Result<Target> open_io_target(const Workload& w, const IoOptions& o) {
     if (!grant) return grant.error();
     return Target::adopt(std::move(grant->fd), o.filename, true);
   }
+  if (write)
+    if (auto ok = devices::check_scratch_file(o.filename); !ok) return ok.error();
   return Target::open(o.filename, write, want);
 }
 
@@ -164,8 +166,10 @@ Action register_io(CLI::App& app) {
       "  diskvet io --filename scratch.img --size 1g --rw randrw --rwmixread 70 --bs 8k --iodepth 16 --json\n"
       "  diskvet io --engine null --rw randread --iodepth 32      (the tool's own cost per I/O)\n"
       "Latency is total latency: from just before submission to the reaped completion (fio's 'lat').\n"
-      "Writing to a block device destroys its data and needs --destroy-data naming it; protected devices\n"
-      "(mounted, held by LVM/MD/dm, swap, read-only, in use) are refused whatever the consent.");
+      "Writing to a block device destroys its data and needs --destroy-data naming it (serial, WWN, /dev\n"
+      "path, or all-unprotected). A device with a partition table or a filesystem/RAID/LVM signature is\n"
+      "written only when --destroy-data names its serial or WWN. Mounted, held (LVM/MD/dm), swap, root,\n"
+      "boot-medium, read-only and busy devices are refused whatever the consent. See 'diskvet list'.");
   io->add_option("--filename,-f", o->filename, "File or block device (a missing file is created with --size)");
   io->add_option("--rw", o->rw, "read | write | randread | randwrite | rw | randrw")->capture_default_str();
   io->add_option("--bs", o->bs, "Block size (multiple of the logical block size)")->capture_default_str();

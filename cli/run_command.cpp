@@ -5,16 +5,19 @@
 #include <fmt/format.h>
 
 #include <cstdio>
+#include <filesystem>
 #include <map>
 #include <memory>
 #include <optional>
 
 #include "cli/commands.hpp"
-#include "cli/device_describe.hpp"
 #include "cli/run_progress.hpp"
 #include "cli/scratch_target.hpp"
 #include "common/units.hpp"
+#include "devices/discovery.hpp"
+#include "devices/health.hpp"
 #include "devices/write_gate.hpp"
+#include "runner/target.hpp"
 #include "runner/report_file.hpp"
 #include "runner/report_json.hpp"
 #include "runner/report_text.hpp"
@@ -44,6 +47,22 @@ struct RunCliOptions {
 };
 
 // The suite writes when any workload writes, or it preconditions, purges or may fill unwritten space.
+// The Device value for a path: discovery's view of a block device; a regular file is a scratch target.
+Result<devices::Device> describe(const std::string& path) {
+  struct stat st{};
+  if (::stat(path.c_str(), &st) != 0) return usage_error(path, "does not exist", "check the path with 'diskvet list'");
+  if (S_ISBLK(st.st_mode)) return devices::find_device(path);
+  auto t = Target::open(path, false);
+  if (!t) return t.error();
+  devices::Device d;
+  d.path = path;
+  d.name = path;
+  d.model = "regular file";
+  d.size_bytes = t->info().size_bytes;
+  d.logical_block_size = t->info().logical_block_size;
+  return d;
+}
+
 bool suite_writes(const suites::Suite& s) {
   if (s.precondition.enabled || s.purge || (s.probe.enabled && s.probe.on_unwritten == suites::OnUnwritten::precondition)) return true;
   for (const auto& t : s.tests)
@@ -120,7 +139,17 @@ int run_suite_command(const RunCliOptions& o) {
   devices::Consent consent{o.destroy};
   std::optional<ScratchLoop> scratch_loop;
   std::vector<std::string> notes;
-  if (o.all) return fail(usage_error("--all", "needs device discovery (devices::discover), which is not in this build yet", "name devices with --device"));
+  if (o.all) {
+    if (!paths.empty()) return fail(usage_error("--all", "and --device name the devices twice", "use one of them"));
+    // Every disk discovery finds unprotected; protected ones are named in the report's notes.
+    auto found = devices::discover();
+    if (!found) return fail(found.error());
+    for (const auto& d : *found) {
+      if (!d.is_protected) paths.push_back(d.path);
+      else notes.push_back(fmt::format("--all skipped {} (PROTECTED: {})", d.path, d.protection_reasons.empty() ? "" : d.protection_reasons.front()));
+    }
+    if (paths.empty()) return fail(usage_error("--all", "found no unprotected disk", "see 'diskvet list' for each disk's protection"));
+  }
   if (paths.empty()) {
     auto size = parse_size(o.scratch_size);
     if (!size || *size < (64u << 20)) return fail(usage_error("--scratch-size", fmt::format("'{}' is not a size of at least 64m", o.scratch_size)));
@@ -147,12 +176,13 @@ int run_suite_command(const RunCliOptions& o) {
   const bool writable = suite_writes(*suite);
   // Every device passes the gate before the first I/O on any of them: one refusal stops the run.
   for (const auto& path : paths) {
-    auto dev = describe_device(path);
+    auto dev = describe(path);
     if (!dev) return fail(dev.error());
     auto target = open_target(path, writable, consent);
     if (!target) {
       Error e = target.error();
-      if (writable && e.kind == ErrorKind::safety) e.fix += (e.fix.empty() ? "" : "; ") + std::string("nothing was written to any device");
+      if (writable && e.kind == ErrorKind::safety && paths.size() > 1)
+        e.fix += (e.fix.empty() ? "" : "; ") + std::string("no device of this run was written");
       return fail(e);
     }
     DevicePlan dp{*dev, std::move(*target), std::nullopt, {}, 0};
@@ -173,7 +203,13 @@ int run_suite_command(const RunCliOptions& o) {
   plan.options.stop = &interrupt_flag();
 
   install_signal_handlers();
-  RunHooks hooks;  // health and NVMe purge arrive with the devices library (read_health, nvme format/sanitize)
+  RunHooks hooks;
+  hooks.read_health = [](const devices::Device& d) -> std::optional<devices::Health> {
+    if (d.kind == devices::DeviceKind::other && d.model == "regular file") return std::nullopt;
+    return devices::read_health(d);
+  };
+  // hooks.nvme_purge: NVMe format/sanitize is not issued yet (needs the devices library's admin
+  // commands); the purge chain falls through to BLKDISCARD.
   RunResult result;
   {
     RunProgress progress(o.quiet, isatty(STDERR_FILENO) != 0);
@@ -181,7 +217,6 @@ int run_suite_command(const RunCliOptions& o) {
   }
   plan.devices.clear();  // release the targets (O_EXCL) before the scratch device is detached
   result.notes.insert(result.notes.begin(), notes.begin(), notes.end());
-  if (!hooks.read_health) result.notes.push_back("device health was not read: no health source in this build (reported as unknown, never as healthy)");
 
   boost::json::object doc = report_json(result, probe_host());
   std::string out = o.out.empty() ? default_report_path(suite->name) : o.out;
@@ -191,7 +226,8 @@ int run_suite_command(const RunCliOptions& o) {
     fail(written.error());
     return 3;
   }
-  std::printf("report: %s\n", out.c_str());
+  std::error_code ec;
+  std::printf("report: %s\n", std::filesystem::absolute(out, ec).c_str());
   return result.exit_code();
 }
 
@@ -212,7 +248,7 @@ Action register_run(CLI::App& app) {
       "(partial report written), 4 INCONCLUSIVE.");
   run->add_option("--suite", o->suite, "quick | acceptance | burnin | FILE")->required();
   run->add_option("--device,-d", o->devices, "Device (or file) to test; repeat for several");
-  run->add_flag("--all", o->all, "Every unprotected device (needs device discovery)");
+  run->add_flag("--all", o->all, "Every unprotected disk 'diskvet list' shows (writes still need --destroy-data)");
   run->add_option("--profile", o->profile, "NAME | FILE | auto (match by model and size)")->capture_default_str();
   run->add_option("--destroy-data", o->destroy, "Consent to overwrite: serial, WWN, /dev path or all-unprotected");
   run->add_option("--out,-o", o->out, "Report file (default: diskvet-report-SUITE-TIME.json here)");

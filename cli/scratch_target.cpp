@@ -59,6 +59,11 @@ void ScratchLoop::detach() {
     // Only the device this object attached: its own descriptor, never a path lookup.
     for (int i = 0; i < 50 && ioctl(dev_.get(), LOOP_CLR_FD, 0) != 0 && errno == EBUSY; ++i) usleep(20'000);
     dev_.reset();
+    // While another opener (udev probing the change) holds it, the kernel defers the detach to the
+    // last close (autoclear); wait up to 2 s so the caller sees it gone.
+    std::string name = path_.substr(path_.rfind('/') + 1);
+    std::string attached = "/sys/block/" + name + "/loop/backing_file";
+    for (int i = 0; i < 100 && access(attached.c_str(), F_OK) == 0; ++i) usleep(20'000);
   }
   if (!backing_.empty()) ::unlink(backing_.c_str());
   path_.clear();

@@ -81,8 +81,7 @@ const std::string* part_for(const Parts& parts, const std::string& dev_id, const
   return nullptr;
 }
 
-void check_mounts(const Device& d, const Parts& parts, const std::vector<MountEntry>& mounts, const HostPaths& host,
-                  Protection& p) {
+void check_mounts(const Parts& parts, const std::vector<MountEntry>& mounts, const HostPaths& host, Protection& p) {
   std::map<std::string, std::vector<std::string>> where;  // part -> mountpoints
   for (const auto& m : mounts)
     if (const std::string* who = part_for(parts, m.dev_id, m.source, host)) where[*who].push_back(m.mountpoint);
@@ -91,7 +90,6 @@ void check_mounts(const Device& d, const Parts& parts, const std::vector<MountEn
     if (points.size() > 1) list += fmt::format(" (and {} more)", points.size() - 1);
     p.reasons.push_back({ProtectionClass::mounted, phrase(who, "is mounted at " + list)});
   }
-  (void)d;
 }
 
 void check_holders(const Device& d, const HostPaths& host, Protection& p) {
@@ -202,7 +200,7 @@ Protection assess_protection(const Device& d, const HostPaths& host, const Prote
   if (mountinfo_text.empty())
     p.reasons.push_back({ProtectionClass::unprobed, "cannot tell whether it is mounted (no /proc/self/mountinfo; mount /proc)"});
   auto mounts = parse_mountinfo(mountinfo_text);
-  check_mounts(d, parts, mounts, host, p);
+  check_mounts(parts, mounts, host, p);
   check_holders(d, host, p);
   check_swap(parts, parse_swaps(read_raw(host.proc / "swaps")), host, p);
   check_system(d, mounts, host, p);

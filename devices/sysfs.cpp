@@ -1,34 +1,41 @@
 // sysfs attribute reading, shared by discovery, protection and health.
 #include "devices/sysfs.hpp"
 
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <cerrno>
 #include <charconv>
-#include <fstream>
-#include <iterator>
+
+#include "common/fd.hpp"
 
 namespace diskvet::devices {
 
-// libstdc++'s filebuf throws std::ios_base::failure when read() fails (some sysfs attributes answer
-// ENXIO or EIO, e.g. on QEMU's NVMe controller): an unreadable attribute is an absent one.
-std::string read_raw(const std::filesystem::path& file) {
-  std::ifstream in(file, std::ios::binary);
-  if (!in) return {};
-  try {
-    return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
-  } catch (const std::ios_base::failure&) {
-    return {};
+namespace {
+// Plain read(2): some sysfs attributes fail reads with ENXIO or EIO (a controller that is not
+// live), and libstdc++'s istreambuf_iterator turns that into an uncaught exception.
+std::optional<std::string> read_file(const std::filesystem::path& file) {
+  UniqueFd fd(::open(file.c_str(), O_RDONLY | O_CLOEXEC));
+  if (!fd.valid()) return std::nullopt;
+  std::string text;
+  char buf[4096];
+  for (;;) {
+    ssize_t n = ::read(fd.get(), buf, sizeof buf);
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) return std::nullopt;
+    if (n == 0) break;
+    text.append(buf, static_cast<size_t>(n));
   }
+  return text;
 }
+}  // namespace
+
+std::string read_raw(const std::filesystem::path& file) { return read_file(file).value_or(std::string()); }
 
 std::optional<std::string> read_attr(const std::filesystem::path& file) {
-  std::ifstream in(file, std::ios::binary);
-  if (!in) return std::nullopt;
-  std::string text;
-  try {
-    text.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
-  } catch (const std::ios_base::failure&) {
-    return std::nullopt;
-  }
-  if (in.bad()) return std::nullopt;
+  auto raw = read_file(file);
+  if (!raw) return std::nullopt;
+  std::string text = std::move(*raw);
   while (!text.empty() && (text.back() == '\n' || text.back() == ' ' || text.back() == '\t' || text.back() == '\0'))
     text.pop_back();
   size_t start = text.find_first_not_of(" \t");

@@ -9,6 +9,7 @@
 #include <fmt/format.h>
 
 #include "devices/discovery.hpp"
+#include "devices/host_state.hpp"
 #include "devices/protection.hpp"
 #include "devices/sysfs.hpp"
 
@@ -29,11 +30,38 @@ Result<Device> whole_disk(const std::string& path, dev_t rdev, const HostPaths& 
                         "nothing was written");
   auto d = describe_disk(sysdir, host);
   if (!d) return safety_error(path, "PROTECTED: is not a whole disk diskvet can check; refusing to write", "nothing was written");
-  d->path = path;  // the node the operator named is the one opened
+  // d->path is the kernel's node (/dev/sda) even when the operator named a by-id symlink; consent
+  // ids are resolved the same way, and the open below is checked to be this very device.
   return *d;
 }
 
 }  // namespace
+
+Status check_scratch_file(const std::string& path, const HostPaths& host) {
+  std::error_code ec;
+  fs::path file = fs::canonical(path, ec);
+  if (ec) return ok_status();  // not there yet: a new scratch file backs nothing
+  struct stat st{};
+  if (::stat(file.c_str(), &st) != 0 || !S_ISREG(st.st_mode)) return ok_status();
+  for (const auto& e : fs::directory_iterator(host.sysfs / "block", ec)) {
+    auto backing = read_attr(e.path() / "loop" / "backing_file");
+    if (!backing || backing->empty()) continue;
+    struct stat bst{};
+    bool same = *backing == file.string() ||
+                (::stat(backing->c_str(), &bst) == 0 && bst.st_dev == st.st_dev && bst.st_ino == st.st_ino);
+    if (same)
+      return safety_error(path, fmt::format("PROTECTED: backs loop device /dev/{}; refusing to write the file behind it",
+                                            e.path().filename().string()),
+                          fmt::format("nothing was written; test /dev/{} itself (with --destroy-data) instead",
+                                      e.path().filename().string()));
+  }
+  for (const auto& swap : parse_swaps(read_raw(host.proc / "swaps"))) {
+    struct stat sst{};
+    if (::stat(swap.c_str(), &sst) == 0 && S_ISREG(sst.st_mode) && sst.st_dev == st.st_dev && sst.st_ino == st.st_ino)
+      return safety_error(path, "PROTECTED: is an active swap file; refusing to write", "nothing was written");
+  }
+  return ok_status();
+}
 
 Result<WriteGrant> open_for_write(const std::string& path, const Consent& consent) {
   struct stat st{};
@@ -42,6 +70,7 @@ Result<WriteGrant> open_for_write(const std::string& path, const Consent& consen
     return system_error(path, "cannot stat", errno);
   }
   if (!S_ISBLK(st.st_mode)) {
+    if (auto ok = check_scratch_file(path); !ok) return ok.error();
     UniqueFd fd(::open(path.c_str(), O_RDWR | O_DIRECT | O_CLOEXEC));
     if (!fd.valid()) return system_error(path, "cannot open for writing", errno);
     return WriteGrant{path, std::move(fd), false, {}};

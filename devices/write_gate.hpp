@@ -27,4 +27,10 @@ struct WriteGrant {
 // mount or claim the device in between).
 Result<WriteGrant> open_for_write(const std::string& path, const Consent& consent);
 
+// A regular file is a device in disguise when it backs a loop device or is an active swap file:
+// writing it would bypass the gate for that device. Refused (safety error) in that case; a file
+// that does not exist yet is fine. open_for_write applies it; so must any writer that opens
+// scratch files itself (diskvet io through Target::open).
+Status check_scratch_file(const std::string& path, const HostPaths& host = {});
+
 }  // namespace diskvet::devices

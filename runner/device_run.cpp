@@ -4,6 +4,7 @@
 #include <algorithm>
 
 #include "common/units.hpp"
+#include "devices/health.hpp"
 #include "runner/precondition.hpp"
 #include "runner/probe.hpp"
 #include "runner/purge.hpp"
@@ -155,6 +156,14 @@ DeviceResult run_device(DevicePlan& d, const suites::Suite& suite, const RunOpti
   if (hooks.read_health) res.health_after = hooks.read_health(d.device);
   add_health_facts(res.facts, res.health_before, "before the run");
   add_health_facts(res.facts, res.health_after, "after the run");
+  if (res.health_before && res.health_after) {
+    // New media errors, error-log entries or thermal throttling during the run fail the device too.
+    devices::HealthDelta delta = devices::health_delta(*res.health_before, *res.health_after);
+    for (const auto& p : delta.problems) {
+      res.facts.unhealthy = true;
+      res.facts.health_problems.push_back(p + " (during the run)");
+    }
+  }
   res.completed = !stopped() && res.tests.size() == suite.tests.size();
   if (!res.completed) {
     res.facts.aborted = true;

@@ -22,6 +22,7 @@ PreconditionRecord precondition(const Target& target, Region region, const suite
   w.io_limit_bytes = static_cast<uint64_t>(spec.capacities * static_cast<double>(region.size_bytes));
   w.runtime_s = limit_s > 0 ? limit_s : 30 * 86400.0;  // the I/O limit ends it first
   w.ramp_s = 0;
+  if (target.is_null()) w.engine = BackendKind::null;  // tests and demos without a device
   auto valid = validate(w, target.info().size_bytes, target.info().logical_block_size);
   if (!valid) {
     rec.reason = valid.error().message();

@@ -18,7 +18,11 @@ PurgeRecord purge(const DevicePlan& d, Region region, const RunHooks& hooks) {
     rec.detail = "not purged: the device was not opened for writing";
     return rec;
   }
-  std::string why_not_nvme = "no NVMe purge available in this build (the devices library provides it)";
+  std::string why_not_nvme = "not an NVMe device";
+  if (d.device.nvme)
+    why_not_nvme = d.device.nvme->format_supported || d.device.nvme->sanitize_block_erase || d.device.nvme->sanitize_crypto_erase
+                       ? "the controller supports format/sanitize, but this build issues no NVMe admin commands yet"
+                       : "the controller supports neither format nor sanitize";
   if (hooks.nvme_purge) {
     if (auto r = hooks.nvme_purge(d.device, d.target)) return *r;
     why_not_nvme = "the controller supports neither format with user-data erase nor sanitize";

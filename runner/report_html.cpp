@@ -70,7 +70,10 @@ std::string percentile_plot(const json::value& w) {
     for (const auto& kv : *o) {
       if (!kv.value().is_number()) continue;
       s.points.push_back({static_cast<double>(i++), kv.value().to_number<double>() / 1e3});
-      labels.push_back(std::string(kv.key()).substr(0, std::string(kv.key()).find_last_not_of('0') + 1));
+      std::string label(kv.key());
+      label = label.substr(0, label.find_last_not_of('0') + 1);  // "99.900000" -> "99.9"
+      if (label.ends_with('.')) label.pop_back();
+      labels.push_back(label);
     }
     if (!s.points.empty()) {
       p.series.push_back(s);
@@ -84,19 +87,22 @@ std::string percentile_plot(const json::value& w) {
 
 std::string knee_plot(const json::value& w) {
   const json::value& sw = obj(w, "sweep");
-  Plot p{"Max-IOPS sweep: " + workload_label(w) + " (knee marked)", "outstanding I/Os", "IOPS / p99 us", {}, {}, {}};
-  PlotSeries iops{"IOPS", "#1f77b4", {}}, p99{"p99 latency (us)", "#ff7f0e", {}};
-  for (const auto& pt : arr(sw, "points")) {
-    iops.points.push_back({num(pt, "outstanding"), num(pt, "iops")});
-    p99.points.push_back({num(pt, "outstanding"), num(pt, "lat_p99_us")});
-  }
-  p.series = {iops, p99};
   const auto& pts = arr(sw, "points");
+  // IOPS and p99 on their own axes: a plateau of IOPS while latency grows is the knee.
+  Plot iops{"Max-IOPS sweep (" + str(w, "rw") + "): IOPS, knee shaded", "outstanding I/Os", "IOPS", {}, {}, {}};
+  Plot lat{"Max-IOPS sweep (" + str(w, "rw") + "): p99 latency", "outstanding I/Os", "p99 (us)", {}, {}, {}};
+  PlotSeries si{"IOPS", "#1f77b4", {}}, sl{"p99", "#ff7f0e", {}};
+  for (const auto& pt : pts) {
+    si.points.push_back({num(pt, "outstanding"), num(pt, "iops")});
+    sl.points.push_back({num(pt, "outstanding"), num(pt, "lat_p99_us")});
+  }
+  iops.series = {si};
+  lat.series = {sl};
   if (is_num(sw, "knee") && static_cast<size_t>(num(sw, "knee")) < pts.size()) {
     double x = num(pts[static_cast<size_t>(num(sw, "knee"))], "outstanding");
-    p.shade_x = std::make_pair(x - 0.5, x + 0.5);
+    iops.shade_x = lat.shade_x = std::make_pair(x - 0.5, x + 0.5);
   }
-  return render_svg(p);
+  return render_svg(iops) + render_svg(lat);
 }
 
 }  // namespace

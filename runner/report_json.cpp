@@ -9,6 +9,8 @@
 #include <fstream>
 #include <thread>
 
+#include "devices/device_json.hpp"
+#include "devices/health.hpp"
 #include "diskvet/version.hpp"
 #include "runner/measurement_json.hpp"
 
@@ -35,58 +37,13 @@ HostInfo probe_host() {
 
 namespace {
 
-const char* kind_name(devices::DeviceKind k) {
-  switch (k) {
-    case devices::DeviceKind::nvme: return "nvme";
-    case devices::DeviceKind::scsi: return "scsi";
-    case devices::DeviceKind::virtio: return "virtio";
-    case devices::DeviceKind::loop: return "loop";
-    case devices::DeviceKind::zram: return "zram";
-    case devices::DeviceKind::md: return "md";
-    case devices::DeviceKind::dm: return "dm";
-    case devices::DeviceKind::other: return "other";
-  }
-  return "other";
-}
-
-template <typename T>
-json::value opt(const std::optional<T>& v) {
-  return v ? json::value(*v) : json::value(nullptr);
-}
-
 json::value health_json(const std::optional<devices::Health>& h) {
-  if (!h) return nullptr;
-  json::object o;
-  o["known"] = h->known;
-  o["healthy"] = h->known ? json::value(h->healthy()) : json::value(nullptr);
-  o["critical_warning"] = opt(h->critical_warning);
-  o["temperature_c"] = opt(h->temperature_c);
-  o["available_spare_pct"] = opt(h->available_spare_pct);
-  o["percentage_used"] = opt(h->percentage_used);
-  o["data_units_read"] = opt(h->data_units_read);
-  o["data_units_written"] = opt(h->data_units_written);
-  o["media_errors"] = opt(h->media_errors);
-  o["error_log_entries"] = opt(h->error_log_entries);
-  o["thermal_transitions"] = opt(h->thermal_transitions);
-  json::array p;
-  for (const auto& s : h->problems) p.push_back(json::value(s));
-  o["problems"] = std::move(p);
-  return o;
+  return h ? json::value_from(*h) : json::value(nullptr);
 }
 
-// After minus before for the counters that should only grow; null where either side is unknown.
-json::value health_delta(const std::optional<devices::Health>& a, const std::optional<devices::Health>& b) {
-  if (!a || !b || !a->known || !b->known) return nullptr;
-  json::object o;
-  auto d = [&](const char* name, const auto& x, const auto& y) {
-    o[name] = x && y ? json::value(static_cast<int64_t>(*y) - static_cast<int64_t>(*x)) : json::value(nullptr);
-  };
-  d("data_units_read", a->data_units_read, b->data_units_read);
-  d("data_units_written", a->data_units_written, b->data_units_written);
-  d("media_errors", a->media_errors, b->media_errors);
-  d("error_log_entries", a->error_log_entries, b->error_log_entries);
-  d("percentage_used", a->percentage_used, b->percentage_used);
-  return o;
+json::value delta_json(const std::optional<devices::Health>& a, const std::optional<devices::Health>& b) {
+  if (!a || !b) return nullptr;
+  return json::value_from(devices::health_delta(*a, *b));
 }
 
 json::array strings(const std::vector<std::string>& v) {
@@ -159,7 +116,7 @@ json::object device_json(const DeviceResult& d) {
   const devices::Device& v = d.device;
   o["path"] = v.path;
   o["name"] = v.name;
-  o["kind"] = kind_name(v.kind);
+  o["kind"] = devices::to_string(v.kind);
   o["model"] = v.model;
   o["serial"] = v.serial;
   o["wwn"] = v.wwn;
@@ -167,6 +124,7 @@ json::object device_json(const DeviceResult& d) {
   o["size_bytes"] = v.size_bytes;
   o["logical_block_size"] = v.logical_block_size;
   if (!v.backing_file.empty()) o["backing_file"] = v.backing_file;
+  o["identity"] = json::value_from(v);  // the `diskvet list --json` shape, as discovery saw it
   o["tested_bytes"] = d.tested_bytes;
   if (d.rate_cap_iops) o["rate_cap_iops"] = d.rate_cap_iops;
   o["profile"] = json::object{{"name", d.profile_name.empty() ? json::value(nullptr) : json::value(d.profile_name)},
@@ -176,7 +134,7 @@ json::object device_json(const DeviceResult& d) {
   o["finished"] = d.finished;
   o["completed"] = d.completed;
   o["health"] = json::object{{"before", health_json(d.health_before)}, {"after", health_json(d.health_after)},
-                             {"delta", health_delta(d.health_before, d.health_after)}};
+                             {"delta", delta_json(d.health_before, d.health_after)}};
   o["purge"] = json::object{{"requested", d.purge.requested}, {"method", d.purge.method}, {"detail", d.purge.detail}};
   const PreconditionRecord& p = d.precondition;
   o["precondition"] = json::object{{"performed", p.performed}, {"reason", p.reason}, {"bytes_written", p.bytes_written},

@@ -66,6 +66,15 @@ std::string render_report_text(const json::object& r) {
                        format_bytes(static_cast<uint64_t>(num(dev, "size_bytes"))));
     const json::value& prof = obj(dev, "profile");
     out += fmt::format("  profile: {} - {}\n", str(prof, "name").empty() ? "none" : str(prof, "name"), str(prof, "reason"));
+    const json::value& health = obj(dev, "health");
+    auto health_word = [](const json::value& h) -> std::string {
+      if (!flag(h, "known")) return "unknown";
+      return arr(h, "problems").empty() ? "healthy" : "UNHEALTHY";
+    };
+    out += fmt::format("  health: before {}, after {}{}\n", health_word(obj(health, "before")), health_word(obj(health, "after")),
+                       flag(obj(health, "before"), "known") ? "" : " (no health source for this device: never reported as healthy)");
+    for (const auto& p : arr(obj(health, "delta"), "problems"))
+      if (p.is_string()) out += fmt::format("  health during the run: {}\n", std::string_view(p.get_string()));
     const json::value& purge = obj(dev, "purge");
     if (flag(purge, "requested")) out += fmt::format("  purge: {} - {}\n", str(purge, "method"), str(purge, "detail"));
     const json::value& pre = obj(dev, "precondition");
@@ -103,11 +112,13 @@ std::string render_report_text(const json::object& r) {
           any = true;
         }
         std::string expected = is_num(v, "expected") ? fmt::format("{} {}", str(v, "bound") == "min" ? ">=" : "<=", fmt_value(v, "expected")) : "-";
-        std::string margin = is_num(v, "margin_pct") ? fmt::format("{:+.1f}%", num(v, "margin_pct")) : "-";
+        double m = num(v, "margin_pct");
+        std::string margin = !is_num(v, "margin_pct") ? "-" : (m > 999 ? ">+999%" : fmt::format("{:+.1f}%", m));
         out += fmt::format("  {:<20} {:<20} {:>14} {:>10} {:>8}  {}\n", str(v, "test"), str(v, "metric"), expected, fmt_value(v, "measured"), margin,
                            str(v, "status"));
         if (str(v, "status") != "PASS") out += fmt::format("  {:<20} {}\n", "", str(v, "reason"));
       }
+    if (!any) out += "\n  no verdicts: " + (str(prof, "name").empty() ? std::string("no profile (use --profile NAME|FILE)") : "the profile sets no limits on these tests") + "\n";
     for (const auto& o : arr(dev, "outliers"))
       out += fmt::format("  OUTLIER: {} {}: {} vs median {} of {} devices ({:.0f}% worse)\n", str(o, "test"), str(o, "metric"), fmt_value(o, "value"),
                          fmt_value(o, "median"), num(o, "group_size"), num(o, "worse_pct"));

@@ -32,7 +32,7 @@ std::string tick(double v) {
 }  // namespace
 
 std::string render_svg(const Plot& p, int width, int height) {
-  const double l = 64, r = 12, t = 24, b = 40;
+  const double l = 64, r = 28, t = 24, b = 40;
   double x0 = INFINITY, x1 = -INFINITY, y1 = 0;
   for (const auto& s : p.series)
     for (auto [x, y] : s.points) x0 = std::min(x0, x), x1 = std::max(x1, x), y1 = std::max(y1, y);

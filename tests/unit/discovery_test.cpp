@@ -117,6 +117,32 @@ TEST(Discovery, ReadsLoopBackingFileAndSkipsUnboundLoops) {
   EXPECT_EQ(discover(opts)->size(), 2u);
 }
 
+TEST(Discovery, PrefersUdevIdentityOverSysfsWhereUdevHasIt) {
+  FakeSysfs fake;
+  auto disk = fake.add_disk("pci0000:00/host0/target0:0:0/0:0:0:0", "sdc", "8:32", 1000);
+  fake.write(std::filesystem::relative(disk, fake.sysfs()).string() + "/device/model", "sysfs model\n");
+  UdevProperties udev{{"ID_MODEL_ENC", "Samsung\\x20SSD\\x20870\\x20\\x20"},
+                      {"ID_MODEL", "Samsung_SSD_870"},
+                      {"ID_SERIAL_SHORT", "S5Y1NJ0R"},
+                      {"ID_WWN_WITH_EXTENSION", "0x5002538f4231a2b3"},
+                      {"ID_BUS", "ata"},
+                      {"ID_PATH", "pci-0000:00:17.0-ata-1"}};
+  auto d = describe_disk(fake.sysfs() / "block" / "sdc", HostPaths{fake.sysfs(), fake.dev(), fake.proc()}, udev);
+  ASSERT_TRUE(d);
+  EXPECT_EQ(d->model, "Samsung SSD 870");
+  EXPECT_EQ(d->serial, "S5Y1NJ0R");
+  EXPECT_EQ(d->wwn, "0x5002538f4231a2b3");
+  EXPECT_EQ(d->bus, "ata");
+  EXPECT_EQ(d->id_path, "pci-0000:00:17.0-ata-1");
+}
+
+TEST(Discovery, DoesNotListPartitionsAsDisks) {
+  FakeSysfs fake;
+  auto disk = fake.add_disk("virtual", "vdb", "252:16", 1000);
+  fake.add_partition(disk, "vdb1", "252:17");
+  EXPECT_FALSE(describe_disk(disk / "vdb1", HostPaths{fake.sysfs(), fake.dev(), fake.proc()}));
+}
+
 TEST(Discovery, FailsWithAFixWhenSysfsIsMissing) {
   DiscoveryOptions o;
   o.host.sysfs = "/nonexistent-diskvet-sysfs";

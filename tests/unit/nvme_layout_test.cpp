@@ -13,7 +13,8 @@ struct Buffer {
   std::vector<uint8_t> b;
   explicit Buffer(size_t n) : b(n, 0) {}
   void le(size_t off, uint64_t v, size_t n) {
-    for (size_t i = 0; i < n; ++i) b[off + i] = static_cast<uint8_t>(v >> (8 * i));
+    // Values are at most 64 bits; the upper bytes of a 128-bit field stay zero.
+    for (size_t i = 0; i < n; ++i) b[off + i] = static_cast<uint8_t>(i < 8 ? v >> (8 * i) : 0);
   }
   void ascii(size_t off, const std::string& s, size_t n) {
     for (size_t i = 0; i < n; ++i) b[off + i] = i < s.size() ? static_cast<uint8_t>(s[i]) : ' ';

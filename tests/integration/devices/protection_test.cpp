@@ -7,7 +7,10 @@
 
 #include <fmt/format.h>
 
+#include <boost/json.hpp>
+
 #include "devices/discovery.hpp"
+#include "devices/sysfs.hpp"
 #include "devices/host_state.hpp"
 #include "devices/write_gate.hpp"
 #include "loop_lab.hpp"
@@ -38,6 +41,16 @@ test::CommandResult diskvet_randwrite(const std::string& path, const std::vector
   return test::run_command(cmd);
 }
 
+test::CommandResult diskvet_run_quick(const std::string& path, const std::vector<std::string>& consent) {
+  std::string report = fmt::format("/tmp/diskvet-devices-report-{}.json", ::getpid());
+  std::string cmd = fmt::format("{} run --suite quick --device {} --quiet --out {}", DISKVET_BINARY, path, report);
+  for (const auto& id : consent) cmd += " --destroy-data " + id;
+  auto r = test::run_command(cmd);
+  std::error_code ec;
+  std::filesystem::remove(report, ec);
+  return r;
+}
+
 // Every consent form a loop device can be named by (it has no serial or WWN).
 std::vector<std::vector<std::string>> consent_forms(const LoopDevice& loop) {
   return {{}, {loop.path()}, {loop.name()}, {"all-unprotected"}, {loop.path(), "all-unprotected"}};
@@ -55,6 +68,12 @@ void expect_refused_whatever_the_consent(const LoopDevice& loop, const std::stri
     EXPECT_NE(r.output.find(loop.path()), std::string::npos) << r.output;
     if (!consent.empty()) {
       EXPECT_NE(r.output.find(reason), std::string::npos) << "consent " << ids << ": " << r.output;
+    }
+    // diskvet run goes through the same gate before any I/O.
+    auto run = diskvet_run_quick(loop.path(), consent);
+    EXPECT_EQ(run.exit_code, 2) << "run, consent " << ids << ": " << run.output;
+    if (!consent.empty()) {
+      EXPECT_NE(run.output.find(reason), std::string::npos) << "run, consent " << ids << ": " << run.output;
     }
   }
   EXPECT_TRUE(test::device_bytes(loop.path()) == before) << loop.path() << " was written";
@@ -182,6 +201,82 @@ TEST(Protection, GrantHoldsTheDeviceExclusivelyWhileItLives) {
   EXPECT_FALSE(second.ok()) << "another process got O_EXCL while the grant was held";
   auto again = open_for_write(loop.path(), Consent{{loop.path()}});
   EXPECT_FALSE(again) << "a second grant was given while the first was held";
+  // Discovery sees the hold as exclusive use, unless told this process is the holder.
+  auto probed = find_device(loop.path());
+  ASSERT_TRUE(probed);
+  EXPECT_TRUE(probed->is_protected);
+  DiscoveryOptions own;
+  own.probe_exclusive = false;
+  auto unprobed = find_device(loop.path(), own);
+  ASSERT_TRUE(unprobed);
+  EXPECT_FALSE(unprobed->is_protected);
+}
+
+TEST(Protection, FollowsASymlinkedNodeToTheDiskItNames) {
+  SKIP_WITHOUT_LOOP_LAB();
+  LoopDevice loop(kLoopBytes);
+  ASSERT_TRUE(loop.ok());
+  std::string link = "/tmp/diskvet-devices-link-" + std::to_string(::getpid());
+  std::filesystem::create_symlink(loop.path(), link);
+  auto by_link = diskvet_randwrite(link, {loop.path()});
+  auto consent_by_link = diskvet_randwrite(loop.path(), {link});
+  std::filesystem::remove(link);
+  EXPECT_EQ(by_link.exit_code, 0) << by_link.output;
+  EXPECT_EQ(consent_by_link.exit_code, 0) << consent_by_link.output;
+}
+
+TEST(Protection, ListReportsAFormattedLoopDeviceAsProtectedBySignature) {
+  SKIP_WITHOUT_LOOP_LAB();
+  SKIP_WITHOUT("mkfs.ext4", "e2fsprogs");
+  LoopDevice loop(kLoopBytes, "mkfs.ext4 -q -F");
+  LoopDevice blank(kLoopBytes);
+  ASSERT_TRUE(loop.ok() && blank.ok());
+  auto all = discover();
+  ASSERT_TRUE(all) << all.error().message();
+  auto formatted = find_device(loop.path(), *all);
+  ASSERT_TRUE(formatted) << formatted.error().message();
+  EXPECT_EQ(formatted->kind, DeviceKind::loop);
+  EXPECT_TRUE(formatted->backing_file.starts_with("/dev/shm/diskvet-devices-test-")) << formatted->backing_file;
+  EXPECT_EQ(formatted->size_bytes, kLoopBytes);
+  EXPECT_TRUE(formatted->is_protected);
+  EXPECT_TRUE(formatted->protection_overridable);
+  auto unformatted = find_device(blank.path(), *all);
+  ASSERT_TRUE(unformatted);
+  EXPECT_FALSE(unformatted->is_protected) << unformatted->protection_reasons.at(0);
+}
+
+TEST(Protection, RefusesWriteToTheFileBehindALoopDevice) {
+  SKIP_WITHOUT_LOOP_LAB();
+  SKIP_WITHOUT("mkfs.ext4", "e2fsprogs");
+  LoopDevice loop(kLoopBytes, "mkfs.ext4 -q -F");
+  ASSERT_TRUE(loop.ok());
+  std::string backing = read_attr("/sys/block/" + loop.name() + "/loop/backing_file").value_or("");
+  ASSERT_FALSE(backing.empty());
+  std::string before = test::device_bytes(loop.path());
+  auto r = diskvet_randwrite(backing, {backing, "all-unprotected"});
+  EXPECT_EQ(r.exit_code, 2) << r.output;
+  EXPECT_NE(r.output.find("backs loop device " + loop.path()), std::string::npos) << r.output;
+  EXPECT_TRUE(test::device_bytes(loop.path()) == before);
+}
+
+TEST(Protection, ListJsonCarriesTheContractFields) {
+  SKIP_WITHOUT_LOOP_LAB();
+  LoopDevice loop(kLoopBytes);
+  ASSERT_TRUE(loop.ok());
+  auto r = test::run_command(fmt::format("{} list --json", DISKVET_BINARY));
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  auto doc = boost::json::parse(r.output);
+  const boost::json::object* mine = nullptr;
+  for (const auto& v : doc.as_array())
+    if (v.as_object().at("path").as_string() == loop.path()) mine = &v.as_object();
+  ASSERT_NE(mine, nullptr) << loop.path() << " not listed";
+  for (const char* key : {"path", "kind", "model", "serial", "wwn", "firmware", "size_bytes", "logical_block_size",
+                          "physical_block_size", "rotational", "protected", "protection_reasons", "health"})
+    EXPECT_TRUE(mine->contains(key)) << key;
+  EXPECT_EQ(mine->at("kind").as_string(), "loop");
+  EXPECT_EQ(mine->at("size_bytes").to_number<uint64_t>(), kLoopBytes);
+  EXPECT_FALSE(mine->at("health").as_object().at("known").as_bool());
+  EXPECT_FALSE(mine->at("health").as_object().contains("temperature_c"));
 }
 
 TEST(Protection, ListsTheDiskBackingTheRootFilesystemAsProtected) {

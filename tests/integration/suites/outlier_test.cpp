@@ -14,9 +14,9 @@ const char* kSuite = R"({
 })";
 }  // namespace
 
-class Outliers : public Lab {};
+class OutlierRun : public Lab {};
 
-TEST_F(Outliers, FlagsTheRateCappedDeviceAmongThree) {
+TEST_F(OutlierRun, FlagsTheRateCappedDeviceAmongThree) {
   SKIP_UNLESS_LOOP_DEVICES();
   std::vector<std::string> devs;
   for (int i = 0; i < 3; ++i) devs.push_back(make_loop(64u << 20));
@@ -30,11 +30,18 @@ TEST_F(Outliers, FlagsTheRateCappedDeviceAmongThree) {
   auto r = report("r.json");
   const auto& out = r.at("devices").as_array();
   ASSERT_EQ(out.size(), 3u);
-  EXPECT_TRUE(out[0].at("outliers").as_array().empty()) << boost::json::serialize(out[0].at("outliers"));
-  EXPECT_TRUE(out[1].at("outliers").as_array().empty()) << boost::json::serialize(out[1].at("outliers"));
-  const auto& flagged = out[2].at("outliers").as_array();
-  ASSERT_FALSE(flagged.empty()) << log();
-  EXPECT_EQ(flagged[0].at("metric").as_string(), "workloads[0].read.iops");
-  EXPECT_GT(flagged[0].at("worse_pct").to_number<double>(), 10);
+  // IOPS only: with one capped device the median is the slower of the two others, so neither of them
+  // can be 10% below it. (p99 is compared too, but on a shared host its noise is no test material.)
+  auto iops_flags = [](const boost::json::value& dev) {
+    std::vector<double> worse;
+    for (const auto& o : dev.at("outliers").as_array())
+      if (o.at("metric").as_string() == "workloads[0].read.iops") worse.push_back(o.at("worse_pct").to_number<double>());
+    return worse;
+  };
+  EXPECT_TRUE(iops_flags(out[0]).empty()) << boost::json::serialize(out[0].at("outliers"));
+  EXPECT_TRUE(iops_flags(out[1]).empty()) << boost::json::serialize(out[1].at("outliers"));
+  auto flagged = iops_flags(out[2]);
+  ASSERT_EQ(flagged.size(), 1u) << log();
+  EXPECT_GT(flagged[0], 10);
   EXPECT_NE(log().find("OUTLIER"), std::string::npos) << log();
 }

@@ -42,3 +42,23 @@ TEST_F(UnwrittenProbe, FlagsAFreshLoopDeviceAndPassesAWrittenOne) {
   EXPECT_EQ(pb->zero_samples, 0u);
   EXPECT_FALSE(pb->unwritten);
 }
+
+TEST_F(UnwrittenProbe, MakesReadVerdictsInconclusiveWhenTheSuiteMayNotWrite) {
+  SKIP_UNLESS_LOOP_DEVICES();
+  std::string dev = make_loop(64u << 20);
+  ASSERT_FALSE(dev.empty());
+  // A read-only suite: opened read-only, no consent needed, and nothing may fill the region.
+  write_file("suite.json", R"({"name": "reads", "probe": {"enabled": true, "on_unwritten": "inconclusive"},
+    "tests": [{"id": "latency-qd1", "workloads": [{"rw": "randread", "bs": "4k", "iodepth": 1, "runtime": "0.5s"}]}]})");
+  write_file("profile.json", R"({"name": "easy", "limits": {"latency-qd1": {"iops": {"min": 1}}}})");
+  int rc = diskvet("run -q --suite " + file("suite.json").string() + " --profile " + file("profile.json").string() + " --device " + dev +
+                   " --out " + file("r.json").string());
+  EXPECT_EQ(rc, 4) << log();
+  auto r = report("r.json");
+  const auto& d = r.at("devices").as_array().at(0);
+  EXPECT_TRUE(d.at("probe").at("unwritten").as_bool());
+  EXPECT_FALSE(d.at("probe").at("filled_after").as_bool());
+  const auto& v = d.at("tests").as_array().at(0).at("verdicts").as_array().at(0);
+  EXPECT_EQ(v.at("status").as_string(), "INCONCLUSIVE");
+  EXPECT_NE(std::string(v.at("reason").as_string()).find("never written"), std::string::npos);
+}

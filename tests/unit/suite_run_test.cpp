@@ -1,0 +1,140 @@
+// A whole suite run on the null engine (no device): phases in SNIA order, events for front ends,
+// steady-state rounds, a sweep, verdicts against a profile, and the report it makes.
+#include "runner/suite_run.hpp"
+
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <mutex>
+
+#include "runner/report_json.hpp"
+#include "runner/report_text.hpp"
+#include "suites/profile.hpp"
+#include "suites/suite.hpp"
+
+using namespace diskvet;
+using namespace diskvet::runner;
+
+namespace {
+
+const char* kSuite = R"({
+  "name": "null-check",
+  "probe": {"enabled": false},
+  "precondition": {"enabled": true, "required": true, "capacities": 1, "bs": "128k", "iodepth": 8},
+  "steady_state": {"enabled": true, "required": false, "round": "0.1s", "window_rounds": 5, "max_rounds": 6},
+  "defaults": {"runtime": "0.1s", "engine": "null", "interval": "0.05s"},
+  "tests": [
+    {"id": "latency-qd1", "workloads": [{"rw": "randread", "iodepth": 1}, {"rw": "randwrite", "iodepth": 1}]},
+    {"id": "max-iops", "sweep": {"steps": [{"iodepth": 1}, {"iodepth": 4}]}, "workloads": [{"rw": "randread"}]}
+  ]
+})";
+
+const char* kProfile = R"({
+  "name": "null-profile",
+  "limits": {
+    "latency-qd1": {"read.iops": {"min": 1}, "write.lat_mean_us": {"max": 1e9}},
+    "max-iops": {"read.iops": {"min": 1e15}},
+    "absent-test": {"iops": {"min": 1}}
+  }
+})";
+
+// Records what a front end would see.
+class Recorder final : public RunEvents {
+ public:
+  void on_phase(const PhaseEvent& e) override { phases.push_back(e.phase); }
+  void on_progress(const ProgressEvent& e) override {
+    ++progress;
+    if (e.fraction < 0 || e.fraction > 1) bad_fraction = true;
+  }
+  void on_sample(const SampleEvent&) override { ++samples; }
+  void on_verdict(const std::string&, const MetricVerdict& v) override { verdicts.push_back(v); }
+  void on_device_verdict(const DeviceVerdictEvent& e) override { device_verdicts.push_back(e.verdict.status); }
+  std::vector<Phase> phases;
+  int progress = 0, samples = 0;
+  bool bad_fraction = false;
+  std::vector<MetricVerdict> verdicts;
+  std::vector<VerdictStatus> device_verdicts;
+};
+
+size_t first(const std::vector<Phase>& v, Phase p) {
+  for (size_t i = 0; i < v.size(); ++i)
+    if (v[i] == p) return i;
+  return v.size();
+}
+
+}  // namespace
+
+TEST(SuiteRun, RunsThePhasesInOrderAndJudgesAgainstTheProfile) {
+  auto suite = suites::parse_suite(kSuite, "null.json");
+  ASSERT_TRUE(suite.ok()) << suite.error().message();
+  auto profile = suites::parse_profile(kProfile, "p.json");
+  ASSERT_TRUE(profile.ok()) << profile.error().message();
+  RunPlan plan;
+  plan.suite = *suite;
+  devices::Device dev;
+  dev.path = "null";
+  dev.size_bytes = 64u << 20;
+  plan.devices.push_back(DevicePlan{dev, Target::null(64u << 20), *profile, "test", 0});
+  Recorder rec;
+  RunResult r = run_suite(plan, RunHooks{}, rec);
+
+  // SNIA order: precondition before any steady-state round, rounds before measuring, verdicts, done.
+  ASSERT_LT(first(rec.phases, Phase::precondition), first(rec.phases, Phase::steady_state));
+  ASSERT_LT(first(rec.phases, Phase::steady_state), first(rec.phases, Phase::measure));
+  ASSERT_LT(first(rec.phases, Phase::measure), first(rec.phases, Phase::verdict));
+  EXPECT_EQ(rec.phases.back(), Phase::done);
+  EXPECT_GT(rec.samples, 0);
+  EXPECT_GT(rec.progress, 0);
+  EXPECT_FALSE(rec.bad_fraction);
+
+  ASSERT_EQ(r.devices.size(), 1u);
+  const DeviceResult& d = r.devices[0];
+  EXPECT_TRUE(d.completed);
+  EXPECT_TRUE(d.precondition.completed);
+  EXPECT_NEAR(d.precondition.capacities_written, 1.0, 1e-9);
+  ASSERT_EQ(d.tests.size(), 2u);
+  const WorkloadRecord& lat_read = d.tests[0].workloads[0];
+  EXPECT_GE(lat_read.rounds.size(), 5u);
+  EXPECT_LE(lat_read.rounds.size(), 6u);
+  ASSERT_TRUE(lat_read.steady_state);
+  const WorkloadRecord& sweep = d.tests[1].workloads[0];
+  ASSERT_GE(sweep.sweep.size(), 1u);
+  ASSERT_TRUE(sweep.knee);
+  EXPECT_LT(*sweep.knee, sweep.sweep.size());
+  EXPECT_EQ(sweep.workload.iodepth, sweep.sweep[*sweep.knee].iodepth) << "the verdict reads the knee's measurement";
+
+  // latency-qd1 passes both limits; max-iops cannot reach 1e15: the device fails, exit 1.
+  ASSERT_EQ(d.tests[0].verdicts.size(), 2u);
+  EXPECT_EQ(d.tests[0].verdict.status, VerdictStatus::pass);
+  EXPECT_EQ(d.tests[1].verdict.status, VerdictStatus::fail);
+  EXPECT_EQ(d.verdict.status, VerdictStatus::fail);
+  EXPECT_EQ(r.verdict, VerdictStatus::fail);
+  EXPECT_EQ(r.exit_code(), 1);
+  EXPECT_EQ(rec.verdicts.size(), 3u);
+  ASSERT_EQ(rec.device_verdicts.size(), 1u);
+  EXPECT_EQ(rec.device_verdicts[0], VerdictStatus::fail);
+
+  auto doc = report_json(r, probe_host());
+  EXPECT_EQ(doc.at("schema").as_string(), "diskvet-report/1");
+  EXPECT_EQ(doc.at("verdict").as_string(), "FAIL");
+  std::string text = render_report_text(doc);
+  EXPECT_NE(text.find("OVERALL: FAIL"), std::string::npos) << text;
+  EXPECT_NE(text.find("max-iops"), std::string::npos);
+}
+
+TEST(SuiteRun, AStopRequestEndsTheRunWithAPartialResult) {
+  auto suite = suites::parse_suite(kSuite, "null.json");
+  ASSERT_TRUE(suite.ok());
+  RunPlan plan;
+  plan.suite = *suite;
+  devices::Device dev;
+  dev.path = "null";
+  plan.devices.push_back(DevicePlan{dev, Target::null(64u << 20), std::nullopt, "", 0});
+  std::atomic<bool> stop{true};
+  plan.options.stop = &stop;
+  Recorder rec;
+  RunResult r = run_suite(plan, RunHooks{}, rec);
+  EXPECT_TRUE(r.aborted);
+  EXPECT_EQ(r.exit_code(), 3);
+  EXPECT_FALSE(r.devices[0].completed);
+}
