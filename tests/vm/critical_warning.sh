@@ -7,9 +7,12 @@ vm_require
 vm_scratch
 a=$(vm_drive sick 64M); b=$(vm_drive well 64M)
 # 0x04: NVM subsystem reliability degraded (NVMe base spec, SMART / Health log, byte 0).
-vm_boot_kernel 150 "diskvet.run=quick diskvet.poweroff=1" \
+data=$(vm_data_disk)
+vm_boot_kernel 150 "diskvet.run=lab-suite.json diskvet.poweroff=1" -drive "file=$data,if=virtio,format=raw" \
   -drive "file=$a,if=none,id=da,format=raw" -device nvme,serial=DVCRIT0SICK,drive=da,smart_critical_warning=4 \
   -drive "file=$b,if=none,id=db,format=raw" -device nvme,serial=DVCRIT0WELL,drive=db
+vm_report --devices critical-warning DVCRIT0SICK 4
+vm_report --devices critical-warning DVCRIT0WELL 0
+vm_report devices DVCRIT0SICK DVCRIT0WELL
 vm_report critical-warning DVCRIT0SICK 4
-vm_report critical-warning DVCRIT0WELL 0
 vm_pass "the drive with critical warning 4 is reported as such"

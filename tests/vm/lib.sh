@@ -14,6 +14,7 @@ vm_pass() { echo "PASS: $*"; }
 vm_require() {
   command -v qemu-system-x86_64 >/dev/null || vm_skip "qemu-system-x86_64 not installed (scripts/deps.sh installs qemu-system-x86)"
   command -v python3 >/dev/null || vm_skip "python3 not installed"
+  command -v mformat >/dev/null || vm_skip "mtools not installed (scripts/deps.sh)"
   [ -r "$VM_IMAGE_DIR/vmlinuz" ] && [ -r "$VM_IMAGE_DIR/initrd.img" ] \
     || vm_skip "no vmlinuz/initrd.img in $VM_IMAGE_DIR (vm.image_build skipped: kernel or packages missing)"
 }
@@ -30,6 +31,17 @@ vm_scratch() {
 vm_drive() {
   local f="$vm_dir/$1.img"
   truncate -s "$2" "$f"
+  echo "$f"
+}
+
+# A small FAT disk labelled DISKVET holding the lab suite (lab-suite.json: one short 4K random-read
+# workload, so a boot takes seconds, not the quick suite's minutes under TCG) and the lab profiles
+# (profiles/*.json); prints its path.
+vm_data_disk() {
+  local f="$vm_dir/diskvet-data.img"
+  truncate -s 16M "$f"
+  mformat -i "$f" -v DISKVET ::
+  mcopy -i "$f" "$vm_here/lab-suite.json" "$vm_here"/profiles/*.json ::/
   echo "$f"
 }
 

@@ -1,15 +1,29 @@
 #!/usr/bin/env bash
-# A drive throttled by QEMU (throttling.iops-total) measures near its cap inside the guest; its
-# unthrottled neighbour is tested in the same run.
+# A drive throttled by QEMU (throttling.iops-total) measures near its cap inside the guest; a
+# profile promising less than the cap PASSes it, one promising more FAILs it, while its unthrottled
+# neighbour PASSes both.
 set -euo pipefail
 source "$(dirname "$0")/lib.sh"
 vm_require
 vm_scratch
-cap=250
+cap=250  # the lab profiles promise 125 (less) and 500 (more) read IOPS
 a=$(vm_drive slow 64M); b=$(vm_drive free 64M)
-vm_boot_kernel 150 "diskvet.run=quick diskvet.poweroff=1" \
-  -drive "file=$a,if=none,id=da,format=raw,throttling.iops-total=$cap" -device nvme,serial=DVTHR0SLOW,drive=da \
-  -drive "file=$b,if=none,id=db,format=raw" -device nvme,serial=DVTHR0FREE,drive=db
+data=$(vm_data_disk)
+drives=(-drive "file=$data,if=virtio,format=raw"
+        -drive "file=$a,if=none,id=da,format=raw,throttling.iops-total=$cap" -device nvme,serial=DVTHR0SLOW,drive=da
+        -drive "file=$b,if=none,id=db,format=raw" -device nvme,serial=DVTHR0FREE,drive=db)
+
+vm_boot_kernel 150 "diskvet.run=lab-suite.json diskvet.profile=lab-promise-less.json diskvet.poweroff=1" "${drives[@]}"
 vm_report devices DVTHR0SLOW DVTHR0FREE
 vm_report iops-near DVTHR0SLOW "$cap"
-vm_pass "the throttled drive measured near its $cap IOPS cap"
+vm_report verdict DVTHR0SLOW PASS
+vm_report verdict DVTHR0FREE PASS
+vm_expect 'DISKVET REPORT END === exit=0'
+
+mv "$vm_log" "$vm_dir/boot1.log"; : > "$vm_log"
+vm_boot_kernel 150 "diskvet.run=lab-suite.json diskvet.profile=lab-promise-more.json diskvet.poweroff=1" "${drives[@]}"
+vm_report iops-near DVTHR0SLOW "$cap"
+vm_report verdict DVTHR0SLOW FAIL
+vm_report verdict DVTHR0FREE PASS
+vm_expect 'DISKVET REPORT END === exit=1'
+vm_pass "the throttled drive measured near its $cap IOPS cap: PASS against a lower promise, FAIL against a higher one"

@@ -13,8 +13,9 @@ vm_scratch
 stick="$vm_dir/stick.img"
 cp "$VM_IMAGE_DIR/diskvet.iso" "$stick"
 off=$(vm_diskvet_offset "$stick") || vm_fail "no FAT partition labelled DISKVET in diskvet.iso"
-printf 'run=quick\ndevices=DVUSB0002\npoweroff=1\n' > "$vm_dir/diskvet.conf"
+printf 'run=lab-suite.json\ndevices=DVUSB0002\npoweroff=1\n' > "$vm_dir/diskvet.conf"
 mcopy -i "$stick@@$off" "$vm_dir/diskvet.conf" ::/diskvet.conf
+mcopy -i "$stick@@$off" "$vm_here/lab-suite.json" ::/lab-suite.json
 a=$(vm_drive a 64M); b=$(vm_drive b 64M)
 drives=(-drive "file=$a,if=none,id=da,format=raw" -device nvme,serial=DVUSB0001,drive=da
         -drive "file=$b,if=none,id=db,format=raw" -device nvme,serial=DVUSB0002,drive=db
