@@ -8,7 +8,9 @@ export PATH=/usr/sbin:/usr/bin HOME=/root
 # CLI11 lists the subcommands a build has under "Subcommands:" in --help.
 has() { diskvet --help 2>/dev/null | sed -n '/^Subcommands:/,$p' | grep -q "^  $1 "; }
 if [ ! -e /run/diskvet/shell-only ] && has tui; then
-  diskvet tui
+  echo "diskvet appliance ready: $(diskvet --version), starting the TUI"
+  reports=/media/diskvet/reports
+  if [ -d "$reports" ]; then diskvet tui --report-dir "$reports"; else diskvet tui; fi
   echo "diskvet tui exited with code $?; a shell follows (exit to restart the TUI)"
 else
   echo "diskvet appliance ready: $(diskvet --version) (the TUI is not in this build yet)"

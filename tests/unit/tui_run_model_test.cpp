@@ -143,9 +143,11 @@ TEST(TuiSuiteCatalog, ShippedSuitesWriteAndTheirEstimateFollowsTheDurationOverri
   EXPECT_GT(short_windows, 0);
   auto all = shipped_suites(std::nullopt);
   ASSERT_TRUE(all.ok());
-  bool has_burnin_placeholder = false;
-  for (const auto& s : *all) has_burnin_placeholder |= s.name == "burnin" && s.placeholder;
-  EXPECT_TRUE(has_burnin_placeholder);
+  // burn-in is a real suite now: offered, runnable, and a write test that needs consent.
+  bool has_burnin = false;
+  for (const auto& s : *all)
+    if (s.name == "burnin") has_burnin = !s.placeholder && s.writes;
+  EXPECT_TRUE(has_burnin);
 }
 
 TEST(TuiResultDetailView, ShowsEachWorkloadsPercentileTableAndItsIntervalPlot) {
