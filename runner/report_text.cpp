@@ -55,8 +55,10 @@ void burnin_lines(std::string& out, const json::value& dev) {
   if (!v.is_object()) return;
   for (const auto& p : arr(dev, "progress"))
     if (p.is_string()) out += fmt::format("  progress: {}\n", std::string_view(p.get_string()));
-  out += fmt::format("  verification: {} blocks written, {} verified, {} mismatches (crc32c: {})\n", num(v, "blocks_written"),
-                     num(v, "blocks_verified"), num(v, "mismatches"), str(v, "crc32c"));
+  // Only runs that verified say so: a plain suite run has nothing to report here.
+  if (num(v, "blocks_written") + num(v, "blocks_verified") + num(v, "mismatches") > 0)
+    out += fmt::format("  verification: {} blocks written, {} verified, {} mismatches (crc32c: {})\n", num(v, "blocks_written"),
+                       num(v, "blocks_verified"), num(v, "mismatches"), str(v, "crc32c"));
   for (const auto& m : arr(v, "first_mismatches"))
     out += fmt::format("    MISMATCH at LBA {} ({}, {:.1f} s): {}\n", num(m, "lba"), str(m, "kind"), num(m, "t_s"), str(m, "detail"));
   const json::value& lo = obj(v, "latency_outliers");
