@@ -91,14 +91,14 @@ std::string fio_command_line(const Workload& w, std::string_view filename) {
   if (w.engine == BackendKind::io_uring) cmd += " --fixedbufs --registerfiles";
   if (reads(w.rw) && writes(w.rw)) cmd += fmt::format(" --rwmixread={}", w.rwmixread_pct);
   if (w.offset_bytes) cmd += fmt::format(" --offset={}", w.offset_bytes);
-  if (w.size_bytes) cmd += fmt::format(" --size={}", w.size_bytes);
+  // Jobs that each own a share of the region (as plan_jobs splits them): fio's size is per job.
+  const bool split = w.numjobs > 1 && (!is_random(w.rw) || w.verify);
+  if (split) cmd += fmt::format(" --size={} --offset_increment={}", w.size_bytes / w.numjobs, w.size_bytes / w.numjobs);
+  else if (w.size_bytes) cmd += fmt::format(" --size={}", w.size_bytes);
   if (w.rate_iops) cmd += fmt::format(" --rate_iops={}", w.rate_iops);
   if (w.io_limit_bytes) cmd += fmt::format(" --io_size={}", w.io_limit_bytes / w.numjobs);
   else cmd += fmt::format(" --time_based --runtime={}", w.runtime_s);
   if (w.ramp_s > 0) cmd += fmt::format(" --ramp_time={}", w.ramp_s);
-  if (!is_random(w.rw) && w.numjobs > 1) cmd += fmt::format(" --offset_increment={}", w.size_bytes / w.numjobs);
-  if (is_random(w.rw) && w.verify && w.numjobs > 1)  // verifying jobs each own a share, random or not
-    cmd += fmt::format(" --offset_increment={} --size={}", w.size_bytes / w.numjobs, w.size_bytes / w.numjobs);
   // fio's nearest verification: crc32c blocks, checked after writing (and behind, for mixed load).
   if (w.verify && writes(w.rw)) cmd += reads(w.rw) ? fmt::format(" --verify=crc32c --verify_backlog={}", w.iodepth) : " --verify=crc32c --do_verify=0";
   if (w.verify && !writes(w.rw)) cmd += " --verify=crc32c --verify_only";

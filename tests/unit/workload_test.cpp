@@ -113,3 +113,17 @@ TEST(Workload, FioCommandLineCarriesTheSameParameters) {
                            "--rwmixread=70", "--runtime=60", "--ioengine=io_uring"})
     EXPECT_NE(cmd.find(part), std::string::npos) << part;
 }
+
+TEST(Workload, FioCommandLineGivesSplitSequentialJobsTheirShareEach) {
+  Workload w;
+  w.rw = Pattern::write;
+  w.numjobs = 4;
+  w.size_bytes = 4096 * 100;
+  std::string cmd = fio_command_line(w, "/dev/sdx");
+  EXPECT_NE(cmd.find("--size=102400 --offset_increment=102400"), std::string::npos) << cmd;
+  EXPECT_EQ(cmd.find("--size=409600"), std::string::npos) << cmd;
+  w.rw = Pattern::randread;
+  cmd = fio_command_line(w, "/dev/sdx");
+  EXPECT_NE(cmd.find("--size=409600"), std::string::npos) << cmd;
+  EXPECT_EQ(cmd.find("offset_increment"), std::string::npos) << cmd;
+}
