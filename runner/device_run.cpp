@@ -7,6 +7,7 @@
 #include "common/units.hpp"
 #include "devices/health.hpp"
 #include "runner/host_cpu.hpp"
+#include "runner/io_error_report.hpp"
 #include "runner/precondition.hpp"
 #include "runner/probe.hpp"
 #include "runner/purge.hpp"
@@ -181,6 +182,16 @@ DeviceResult run_device(DevicePlan& d, const suites::Suite& suite, const RunOpti
       monitor.workload_done(spec.id, r);
       if (!r.error.empty()) ev.on_log(LogLevel::error, dev, fmt::format("{}: {}", spec.id, r.error));
       res.facts.io_errors += r.result.io_errors;
+      if (r.result.io_errors) {
+        // The run goes on (the next tests, the other devices); the device FAILs naming its first error.
+        std::vector<DeviceIoError> these;
+        keep_first_io_errors(these, spec.id, r.result, target.info().logical_block_size);
+        for (const auto& e : these)
+          if (res.first_io_errors.size() < kMaxDeviceIoErrors) res.first_io_errors.push_back(e);
+        if (res.facts.io_error_detail.empty() && !res.first_io_errors.empty()) res.facts.io_error_detail = describe_io_error(res.first_io_errors.front());
+        ev.on_log(LogLevel::error, dev, fmt::format("{} I/O error{}{}", r.result.io_errors, r.result.io_errors == 1 ? "" : "s",
+                                                    these.empty() ? "" : ", first: " + describe_io_error(these.front())));
+      }
       if (r.result.verify.mismatches) {
         if (res.verify.mismatches == 0) {
           const BlockMismatch& m = r.result.verify.first.front();

@@ -12,6 +12,7 @@
 #include "devices/device_json.hpp"
 #include "devices/health.hpp"
 #include "diskvet/version.hpp"
+#include "runner/io_error_report.hpp"
 #include "runner/measurement_json.hpp"
 #include "runner/verify_report.hpp"
 
@@ -145,6 +146,9 @@ json::object device_json(const DeviceResult& d) {
   o["probe"] = json::object{{"performed", d.probe.performed}, {"samples", d.probe.samples}, {"zero_samples", d.probe.zero_samples},
                             {"unwritten", d.probe.unwritten}, {"filled_after", d.probe.filled_after}, {"detail", d.probe.detail}};
   o["io_errors"] = d.facts.io_errors;
+  json::array first_io_errors;
+  for (const auto& e : d.first_io_errors) first_io_errors.push_back(io_error_json(e));
+  o["first_io_errors"] = std::move(first_io_errors);
   if (d.verify.enabled) o["verify"] = verify_json(d.verify);
   o["progress"] = strings(d.progress);
   o["cpu"] = json::object{{"job_cpu_s", d.job_cpu_s},

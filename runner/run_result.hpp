@@ -112,6 +112,13 @@ struct Outlier {
   size_t group_size = 0;
 };
 
+// An I/O error the device returned, with the test it hit and its LBA (offset / logical block size).
+struct DeviceIoError {
+  std::string test_id;
+  IoError error;
+  uint64_t lba = 0;
+};
+
 struct SlowdownRecord {
   std::string test_id;
   SlowdownEvent event;
@@ -135,6 +142,7 @@ struct DeviceResult {
   std::string started, finished;  // ISO 8601 UTC
   bool completed = false;
   VerifySummary verify;           // every verifying workload of the device, summed
+  std::vector<DeviceIoError> first_io_errors;  // the first few of the whole device run, in order (facts.io_errors counts all)
   std::vector<std::string> progress;  // per test how far it got: an interrupted run says where it stopped
   std::vector<HealthSample> health_series;  // polled during the run (suites with monitor.health_poll)
   std::vector<SlowdownRecord> slowdowns;

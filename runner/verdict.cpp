@@ -97,7 +97,8 @@ Rollup rollup_device(const std::vector<Rollup>& tests, const DeviceFacts& f) {
   }
   if (f.io_errors) {
     r.status = VerdictStatus::fail;
-    r.reasons.push_back(fmt::format("{} I/O error{}", f.io_errors, f.io_errors == 1 ? "" : "s"));
+    r.reasons.push_back(fmt::format("{} I/O error{}{}", f.io_errors, f.io_errors == 1 ? "" : "s",
+                                    f.io_error_detail.empty() ? "" : " (first: " + f.io_error_detail + ")"));
   }
   if (f.verified_blocks && !f.verify_mismatches && r.status == VerdictStatus::not_evaluated) r.status = VerdictStatus::pass;
   if (f.verify_mismatches) {

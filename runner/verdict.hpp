@@ -61,6 +61,7 @@ struct DeviceFacts {
   bool unhealthy = false;              // health before or after reports a problem
   std::vector<std::string> health_problems;
   uint64_t io_errors = 0;
+  std::string io_error_detail;         // the first one, in words
   uint64_t verify_mismatches = 0;      // blocks read back unlike what the run wrote
   uint64_t verified_blocks = 0;        // blocks read back and checked: a check that can PASS without a profile
   std::string verify_detail;           // the first one, in words

@@ -2,9 +2,13 @@
 // steady-state rounds, a sweep, verdicts against a profile, and the report it makes.
 #include "runner/suite_run.hpp"
 
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
+#include <unistd.h>
+
 #include <atomic>
+#include <filesystem>
 #include <mutex>
 
 #include "runner/report_json.hpp"
@@ -137,4 +141,57 @@ TEST(SuiteRun, AStopRequestEndsTheRunWithAPartialResult) {
   EXPECT_TRUE(r.aborted);
   EXPECT_EQ(r.exit_code(), 3);
   EXPECT_FALSE(r.devices[0].completed);
+}
+
+TEST(SuiteRun, ADeviceReturningIoErrorsFailsNamingTheFirstWhileTheOtherDevicesComplete) {
+  // Two scratch files; one is cut to half its size after it was opened: reads past the new end come
+  // back short, as from a drive that cannot read its second half.
+  auto suite = suites::parse_suite(R"({
+    "name": "errors", "region": "4m",
+    "probe": {"enabled": false}, "precondition": {"enabled": false}, "steady_state": {"enabled": false},
+    "defaults": {"runtime": "0.5s", "ramp": "0s", "engine": "psync", "interval": "0.25s"},
+    "tests": [{"id": "seqread-128k", "workloads": [{"rw": "read", "bs": "128k", "iodepth": 1}]}]
+  })", "errors.json");
+  ASSERT_TRUE(suite.ok()) << suite.error().message();
+  RunPlan plan;
+  plan.suite = *suite;
+  std::vector<std::string> paths;
+  for (const char* name : {"sick", "well"}) {
+    paths.push_back((std::filesystem::current_path() / fmt::format("diskvet-io-error-{}-{}.img", name, getpid())).string());
+    auto file = Target::open(paths.back(), false, 4u << 20);
+    if (!file) {
+      for (const auto& p : paths) std::filesystem::remove(p);
+      GTEST_SKIP() << "no O_DIRECT scratch file here: " << file.error().message();
+    }
+    devices::Device dev;
+    dev.path = paths.back();
+    plan.devices.push_back(DevicePlan{dev, std::move(*file), std::nullopt, "", 0});
+  }
+  ASSERT_EQ(::truncate(paths[0].c_str(), 2u << 20), 0);
+  Recorder rec;
+  RunResult r = run_suite(plan, RunHooks{}, rec);
+  for (const auto& p : paths) std::filesystem::remove(p);
+
+  const DeviceResult& d = r.devices[0];
+  EXPECT_TRUE(d.completed);
+  EXPECT_GE(d.facts.io_errors, 1u);
+  EXPECT_EQ(d.verdict.status, VerdictStatus::fail);
+  ASSERT_FALSE(d.first_io_errors.empty());
+  EXPECT_EQ(d.first_io_errors[0].error.offset_bytes, 2u << 20) << "the first read past the cut";
+  const uint64_t lba = (2u << 20) / plan.devices[0].target.info().logical_block_size;
+  EXPECT_EQ(d.first_io_errors[0].lba, lba);
+  ASSERT_FALSE(d.verdict.reasons.empty());
+  EXPECT_NE(d.verdict.reasons.back().find("I/O error"), std::string::npos) << d.verdict.reasons.back();
+  EXPECT_NE(d.verdict.reasons.back().find("first: read at LBA " + std::to_string(lba)), std::string::npos) << d.verdict.reasons.back();
+
+  // The other device ran its test whole, and the run is complete: FAIL, exit 1, not an abort.
+  EXPECT_TRUE(r.devices[1].completed);
+  EXPECT_EQ(r.devices[1].facts.io_errors, 0u);
+  EXPECT_GT(r.devices[1].tests.at(0).workloads.at(0).result.total_ios(), 0u);
+  EXPECT_NE(r.devices[1].verdict.status, VerdictStatus::fail);
+  EXPECT_FALSE(r.aborted);
+  EXPECT_EQ(r.exit_code(), 1);
+  auto doc = report_json(r, probe_host());
+  EXPECT_TRUE(doc.at("complete").as_bool());
+  EXPECT_EQ(doc.at("devices").as_array()[0].as_object().at("first_io_errors").as_array().at(0).as_object().at("lba").as_uint64(), lba);
 }

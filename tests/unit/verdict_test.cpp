@@ -65,6 +65,10 @@ TEST(Verdict, DeviceFailsWhenUnhealthyOrWithIoErrorsThoughEveryLimitWasMet) {
   DeviceFacts errors;
   errors.io_errors = 3;
   EXPECT_EQ(rollup_device({pass}, errors).status, VerdictStatus::fail);
+  errors.io_error_detail = "read at LBA 32768 (offset 16 MiB) in seqread: Input/output error (errno 5)";
+  auto named = rollup_device({pass}, errors);
+  ASSERT_FALSE(named.reasons.empty());
+  EXPECT_EQ(named.reasons.back(), "3 I/O errors (first: read at LBA 32768 (offset 16 MiB) in seqread: Input/output error (errno 5))");
 }
 
 TEST(Verdict, DeviceIsInconclusiveWhenRequiredPreconditioningIsMissing) {
