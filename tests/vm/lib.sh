@@ -19,10 +19,11 @@ vm_require() {
     || vm_skip "no vmlinuz/initrd.img in $VM_IMAGE_DIR (vm.image_build skipped: kernel or packages missing)"
 }
 
-# Scratch space for drive images and the serial log, in RAM, removed on exit whatever happens.
+# Scratch space for drive images and the serial log, in RAM, removed on exit whatever happens
+# (VM_KEEP_LOG=FILE keeps a copy of the serial log, to read a report after the test).
 vm_scratch() {
   vm_dir=$(mktemp -d /dev/shm/diskvet-vm.XXXXXX)
-  trap 'vm_stop; rm -rf "$vm_dir"' EXIT
+  trap 'vm_stop; [ -z "${VM_KEEP_LOG:-}" ] || cp "$vm_log" "$VM_KEEP_LOG"; rm -rf "$vm_dir"' EXIT
   vm_log="$vm_dir/serial.log"
   : > "$vm_log"
 }
@@ -34,14 +35,14 @@ vm_drive() {
   echo "$f"
 }
 
-# A small FAT disk labelled DISKVET holding the lab suite (lab-suite.json: one short 4K random-read
-# workload, so a boot takes seconds, not the quick suite's minutes under TCG) and the lab profiles
-# (profiles/*.json); prints its path.
+# A small FAT disk labelled DISKVET holding the lab suites (lab-*.json; lab-suite.json: one short 4K
+# random-read workload, so a boot takes seconds, not the quick suite's minutes under TCG) and the lab
+# profiles (profiles/*.json); prints its path.
 vm_data_disk() {
   local f="$vm_dir/diskvet-data.img"
   truncate -s 16M "$f"
   mformat -i "$f" -v DISKVET ::
-  mcopy -i "$f" "$vm_here/lab-suite.json" "$vm_here"/profiles/*.json ::/
+  mcopy -i "$f" "$vm_here"/lab-*.json "$vm_here"/profiles/*.json ::/
   echo "$f"
 }
 
@@ -59,6 +60,41 @@ vm_boot_kernel() {
     -append "console=ttyS0 panic=-1 $append" "$@" || rc=$?
   [ "$rc" -ne 124 ] || vm_fail "the guest did not power off within ${limit}s"
   [ "$rc" -eq 0 ] || vm_fail "qemu exited with code $rc"
+}
+
+# Direct kernel boot in the background (vm_pid), for tests that act on the running guest (QMP);
+# vm_wait_for follows its serial console, vm_wait_poweroff waits for its end like vm_boot_kernel.
+#   vm_start_kernel "KERNEL ARGS" QEMU_ARGS...
+vm_start_kernel() {
+  local append=$1; shift
+  $(vm_qemu_base) -kernel "$VM_IMAGE_DIR/vmlinuz" -initrd "$VM_IMAGE_DIR/initrd.img" \
+    -append "console=ttyS0 panic=-1 $append" "$@" &
+  vm_pid=$!
+  vm_started_s=$SECONDS
+}
+
+# Waits until the serial console shows PATTERN (grep -E), at most LIMIT_S seconds from the boot.
+#   vm_wait_for LIMIT_S PATTERN
+vm_wait_for() {
+  local limit=$1 pattern=$2
+  until grep -qaE "$pattern" "$vm_log"; do
+    kill -0 "$vm_pid" 2>/dev/null || vm_fail "the guest stopped before printing /$pattern/"
+    [ $((SECONDS - vm_started_s)) -lt "$limit" ] || vm_fail "no /$pattern/ on the serial console within ${limit}s"
+    sleep 0.5
+  done
+}
+
+# Waits until the guest powers off by itself, at most LIMIT_S seconds from the boot.
+vm_wait_poweroff() {
+  local limit=$1 rc=0
+  while kill -0 "$vm_pid" 2>/dev/null; do
+    [ $((SECONDS - vm_started_s)) -lt "$limit" ] || vm_fail "the guest did not power off within ${limit}s"
+    sleep 1
+  done
+  wait "$vm_pid" || rc=$?
+  vm_pid=""
+  [ "$rc" -eq 0 ] || vm_fail "qemu exited with code $rc"
+  echo "the guest powered off after $((SECONDS - vm_started_s))s"
 }
 
 # Boots in the background and waits until the serial console shows PATTERN (grep -E), then stops

@@ -10,6 +10,13 @@
       iops-near SERIAL CAP           the drive's measured read IOPS are within 60%..115% of CAP
       verdict SERIAL PASS|FAIL|...   the drive's verdict in a diskvet run report
       critical-warning SERIAL N      the drive's SMART critical warning is N (and FAIL, in a run report with health)
+      complete                       a diskvet run report that is complete: not aborted, every device completed every test
+      io-errors SERIAL [OFFSET]      the drive FAILs for I/O errors: counted, the first listed with offset and LBA (one
+                                     of them covering byte OFFSET), and a reason naming the first
+      clean SERIAL...                the drives completed every test with I/Os measured and no I/O error
+      health-raised SERIAL N         the run's health polls saw critical warning N raised mid-run (0 before, N after, first
+                                     seen after the start) and the drive FAILs naming it with that time
+      health-quiet SERIAL...         the drives were polled, never showed a critical warning and do not FAIL for health
 
 Works on both report shapes: the image's fallback (diskvet_image_fallback: diskvet io per drive,
 nvme smart-log) and diskvet run's report, by looking for the drive's object by its serial.
@@ -51,6 +58,24 @@ def values(objs, key_re):
             if isinstance(n, dict):
                 out += [v for k, v in n.items() if re.fullmatch(key_re, k) and isinstance(v, (int, float))]
     return out
+
+
+def run_device(report, serial):
+    """The device object of a diskvet run report (not its nested identity) for a drive serial."""
+    found = [d for d in report.get("devices", []) if isinstance(d, dict) and str(d.get("serial", "")).strip() == serial]
+    if len(found) != 1:
+        fail(f"{len(found)} device entries for the drive with serial {serial} in the run report, expected 1")
+    return found[0]
+
+
+def workload_ios(workload):
+    result = workload.get("result") or {}
+    return sum((result.get(d) or {}).get("total_ios", 0) for d in ("read", "write"))
+
+
+def warning_seen(reason, value):
+    m = re.search(r"critical warning 0x([0-9a-fA-F]+) raised during the run, first seen at ([0-9.]+) s", reason)
+    return m and int(m.group(1), 16) == value and float(m.group(2))
 
 
 def fail(msg):
@@ -120,6 +145,76 @@ def main(argv):
             if "FAIL" not in verdicts:
                 fail(f"drive {serial}: critical warning {want} but verdict {verdicts}, expected FAIL")
         print(f"drive {serial}: critical_warning {want} reported")
+    elif check == "complete":
+        if report.get("complete") is not True or report.get("aborted") is not None:
+            fail(f"the report is not complete: complete={report.get('complete')}, aborted={report.get('aborted')}")
+        for d in report["devices"]:
+            if d.get("completed") is not True:
+                fail(f"device {d.get('serial')} did not complete: {d.get('progress')}")
+        print(f"report complete: {len(report['devices'])} devices, each completed")
+    elif check == "io-errors":
+        serial = args[0]
+        d = run_device(report, serial)
+        count, first = d.get("io_errors", 0), d.get("first_io_errors") or []
+        if not count or not first:
+            fail(f"drive {serial}: io_errors {count}, first_io_errors {first}: expected errors counted and listed")
+        lbs = d.get("logical_block_size") or 512
+        for e in first:
+            if not isinstance(e.get("offset_bytes"), int) or e.get("lba") != e["offset_bytes"] // lbs or not e.get("error"):
+                fail(f"drive {serial}: first_io_errors entry without a consistent offset, LBA and error: {e}")
+        if len(args) > 1:
+            # The kernel may merge neighbouring reads into one command: they fail together, in any order.
+            bad = int(args[1])
+            bs = {t["id"]: w["bs"] for t in d.get("tests", []) for w in t.get("workloads", [])}
+            if not any(e["offset_bytes"] <= bad < e["offset_bytes"] + bs.get(e.get("test"), 0) for e in first):
+                fail(f"drive {serial}: no listed I/O error covers byte {bad}: {first}")
+        if d.get("verdict") != "FAIL":
+            fail(f"drive {serial}: {count} I/O errors but verdict {d.get('verdict')}, expected FAIL")
+        named = [r for r in d.get("reasons", []) if "I/O error" in r and f"LBA {first[0]['lba']}" in r]
+        if not named:
+            fail(f"drive {serial}: no reason names the I/O errors and the first LBA: {d.get('reasons')}")
+        print(f"drive {serial}: FAIL, {named[0]}")
+    elif check == "clean":
+        for serial in args:
+            d = run_device(report, serial)
+            if d.get("completed") is not True or d.get("io_errors") != 0 or d.get("first_io_errors"):
+                fail(f"drive {serial}: completed={d.get('completed')}, io_errors={d.get('io_errors')}, expected a clean completed run")
+            workloads = [w for t in d.get("tests", []) for w in t.get("workloads", [])]
+            if not workloads or not all(w.get("ran") and workload_ios(w) > 0 for w in workloads):
+                fail(f"drive {serial}: not every workload ran with I/Os measured: {d.get('progress')}")
+            if not d.get("verdict"):
+                fail(f"drive {serial}: no verdict")
+            print(f"drive {serial}: completed {len(workloads)} workloads without an I/O error, verdict {d['verdict']}")
+    elif check == "health-raised":
+        serial, want = args[0], int(args[1])
+        d = run_device(report, serial)
+        series = d.get("health_series") or []
+        warnings = [s.get("critical_warning") for s in series]
+        if not series or warnings[0] != 0:
+            fail(f"drive {serial}: the health series must start without a critical warning: {warnings}")
+        if ((d.get("health") or {}).get("before") or {}).get("critical_warning") not in (0, None):
+            fail(f"drive {serial}: critical warning already set before the run: {d['health']['before']}")
+        raised = [s for s in series if s.get("critical_warning") == want]
+        if not raised or raised[0]["t_s"] <= 0:
+            fail(f"drive {serial}: the polls never saw critical warning {want} after the start: {warnings}")
+        if d.get("verdict") != "FAIL":
+            fail(f"drive {serial}: critical warning {want} raised but verdict {d.get('verdict')}, expected FAIL")
+        seen = [warning_seen(r, want) for r in d.get("reasons", [])]
+        seen = [t for t in seen if t is not None and t is not False]
+        if not seen or abs(seen[0] - raised[0]["t_s"]) > 1:
+            fail(f"drive {serial}: no reason names critical warning {want} first seen at {raised[0]['t_s']:.0f} s: {d.get('reasons')}")
+        zeros = sum(1 for w in warnings[:warnings.index(want)] if w == 0)
+        print(f"drive {serial}: {zeros} polls with no warning, then critical warning {want} first seen at {raised[0]['t_s']:.1f} s: FAIL")
+    elif check == "health-quiet":
+        for serial in args:
+            d = run_device(report, serial)
+            series = d.get("health_series") or []
+            if not series or any(s.get("critical_warning") for s in series):
+                fail(f"drive {serial}: expected polls without a critical warning: {[s.get('critical_warning') for s in series]}")
+            health = [r for r in d.get("reasons", []) if "critical warning" in r or "unhealthy" in r or "media error" in r]
+            if health:
+                fail(f"drive {serial}: fails for health: {health}")
+            print(f"drive {serial}: {len(series)} health polls, no warning, verdict {d.get('verdict')}")
     else:
         fail("unknown check " + check)
 
