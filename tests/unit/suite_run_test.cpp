@@ -102,6 +102,11 @@ TEST(SuiteRun, RunsThePhasesInOrderAndJudgesAgainstTheProfile) {
   ASSERT_TRUE(sweep.knee);
   EXPECT_LT(*sweep.knee, sweep.sweep.size());
   EXPECT_EQ(sweep.workload.iodepth, sweep.sweep[*sweep.knee].iodepth) << "the verdict reads the knee's measurement";
+  // With steady state on, the knee's point repeats in rounds before its window is measured (SNIA PTS).
+  EXPECT_GE(sweep.rounds.size(), 5u);
+  EXPECT_LE(sweep.rounds.size(), 6u);
+  ASSERT_TRUE(sweep.steady_state);
+  EXPECT_TRUE(sweep.ran);
 
   // latency-qd1 passes both limits; max-iops cannot reach 1e15: the device fails, exit 1.
   ASSERT_EQ(d.tests[0].verdicts.size(), 2u);
@@ -137,4 +142,26 @@ TEST(SuiteRun, AStopRequestEndsTheRunWithAPartialResult) {
   EXPECT_TRUE(r.aborted);
   EXPECT_EQ(r.exit_code(), 3);
   EXPECT_FALSE(r.devices[0].completed);
+}
+
+TEST(SuiteRun, WithoutSteadyStateTheSweepVerdictReadsTheKneeStepItself) {
+  std::string text = kSuite;
+  text.replace(text.find(R"("enabled": true, "required": false, "round")"), 15, R"("enabled": false)");
+  auto suite = suites::parse_suite(text, "null.json");
+  ASSERT_TRUE(suite.ok()) << suite.error().message();
+  RunPlan plan;
+  plan.suite = *suite;
+  devices::Device dev;
+  dev.path = "null";
+  dev.size_bytes = 64u << 20;
+  plan.devices.push_back(DevicePlan{dev, Target::null(64u << 20), std::nullopt, "test", 0});
+  Recorder rec;
+  RunResult r = run_suite(plan, RunHooks{}, rec);
+  ASSERT_EQ(r.devices.size(), 1u);
+  const WorkloadRecord& sweep = r.devices[0].tests[1].workloads[0];
+  ASSERT_TRUE(sweep.knee);
+  EXPECT_TRUE(sweep.rounds.empty());
+  EXPECT_FALSE(sweep.steady_state);
+  EXPECT_EQ(sweep.workload.iodepth, sweep.sweep[*sweep.knee].iodepth);
+  EXPECT_EQ(first(rec.phases, Phase::steady_state), rec.phases.size()) << "no round ran";
 }
