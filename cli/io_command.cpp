@@ -36,6 +36,9 @@ struct IoOptions {
   std::string io_size;
   std::string engine = "io_uring";
   std::string interval = "1s";
+  std::string cpus_allowed;
+  std::string cpus_policy = "shared";
+  std::string spin = "0";
   std::vector<std::string> destroy;
   bool json = false;
   bool quiet = false;
@@ -100,6 +103,17 @@ Result<Workload> to_workload(const IoOptions& o) {
     w.io_limit_bytes = *io_size;
   }
   w.rate_iops = o.rate_iops;
+  if (!o.cpus_allowed.empty()) {
+    auto cpus = CpuSet::parse(o.cpus_allowed);
+    if (!cpus) return cpus.error();
+    w.cpus = *cpus;
+  }
+  if (o.cpus_policy == "split") w.cpus_policy = CpuPolicy::split;
+  else if (o.cpus_policy != "shared")
+    return usage_error("--cpus-allowed-policy", fmt::format("unknown policy '{}'", o.cpus_policy), "use shared or split");
+  auto spin = parse_duration_s(o.spin);
+  if (!spin || *spin < 0) return usage_error("--spin", fmt::format("'{}' is not a duration", o.spin), "e.g. 0, 20us");
+  w.spin_us = static_cast<uint32_t>(*spin * 1e6 + 0.5);
   return w;
 }
 
@@ -184,6 +198,12 @@ Action register_io(CLI::App& app) {
   io->add_option("--io-size,--io_size", o->io_size, "Stop after this many bytes in total (default: time-based)");
   io->add_option("--engine,--ioengine", o->engine, "io_uring | psync | null")->capture_default_str();
   io->add_option("--interval", o->interval, "Interval series resolution")->capture_default_str();
+  io->add_option("--cpus-allowed,--cpus_allowed", o->cpus_allowed, "CPUs the job threads may run on, e.g. 0-3,6 (default: any)");
+  io->add_option("--cpus-allowed-policy,--cpus_allowed_policy", o->cpus_policy,
+                 "shared: every job on any of those CPUs; split: job i pinned to the i-th")
+      ->capture_default_str();
+  io->add_option("--spin", o->spin, "io_uring: poll completions this long before sleeping (e.g. 20us; 0: sleep at once)")
+      ->capture_default_str();
   io->add_option("--destroy-data", o->destroy, "Consent to overwrite: serial, WWN, /dev path or all-unprotected");
   io->add_flag("--json", o->json, "fio-compatible JSON on stdout");
   io->add_flag("--quiet,-q", o->quiet, "No progress line");

@@ -8,15 +8,19 @@
 
 namespace diskvet::runner {
 
-Result<UringBackend> UringBackend::create(int fd, uint32_t depth, uint32_t bs_bytes, uint64_t seed) {
+Result<UringBackend> UringBackend::create(int fd, uint32_t depth, uint32_t bs_bytes, uint64_t seed, uint64_t spin_ns) {
   UringBackend b;
   auto pool = BufferPool::create(depth, bs_bytes, seed);
   if (!pool) return pool.error();
   b.buffers_ = std::move(*pool);
 
-  // Newest flags first; older kernels reject them with EINVAL and we fall back.
-  const unsigned candidates[] = {IORING_SETUP_SINGLE_ISSUER | IORING_SETUP_DEFER_TASKRUN,
-                                 IORING_SETUP_COOP_TASKRUN, 0};
+  // Newest flags first; older kernels reject them with EINVAL and we fall back. A polling ring
+  // must have completions posted while the job spins in user space: no deferred or cooperative
+  // task work (both wait for the task to enter the kernel).
+  b.spin_ns_ = spin_ns;
+  const std::vector<unsigned> candidates =
+      spin_ns ? std::vector<unsigned>{IORING_SETUP_SINGLE_ISSUER, 0}
+              : std::vector<unsigned>{IORING_SETUP_SINGLE_ISSUER | IORING_SETUP_DEFER_TASKRUN, IORING_SETUP_COOP_TASKRUN, 0};
   int rc = -EINVAL;
   for (unsigned flags : candidates) {
     io_uring_params p{};
@@ -43,7 +47,12 @@ Result<UringBackend> UringBackend::create(int fd, uint32_t depth, uint32_t bs_by
 }
 
 UringBackend::UringBackend(UringBackend&& o) noexcept
-    : ring_(o.ring_), live_(std::exchange(o.live_, false)), flags_(o.flags_), buffers_(std::move(o.buffers_)), syscalls_(o.syscalls_) {}
+    : ring_(o.ring_),
+      live_(std::exchange(o.live_, false)),
+      flags_(o.flags_),
+      buffers_(std::move(o.buffers_)),
+      syscalls_(o.syscalls_),
+      spin_ns_(o.spin_ns_) {}
 
 UringBackend::~UringBackend() {
   if (live_) io_uring_queue_exit(&ring_);

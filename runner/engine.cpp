@@ -74,6 +74,11 @@ void job_thread(JobSlot& slot, const Workload& w, const Target& target, const Ti
     slot.live.done.store(true, std::memory_order_release);
     ready.count_down();
   };
+  // Placement before anything is allocated, so the ring and buffers live near the job's CPU.
+  if (int rc = pin_current_thread(w.cpus.for_job(slot.plan.index, w.cpus_policy)); rc < 0)
+    return fail(system_error("--cpus-allowed", fmt::format("cannot place job {} on CPUs {}", slot.plan.index,
+                                                           w.cpus.for_job(slot.plan.index, w.cpus_policy).to_string()),
+                             -rc, "choose CPUs this process may use (taskset -p $$ shows them)"));
   if (w.engine == BackendKind::null) {
     NullBackend backend(slot.plan.depth);
     ready.count_down();
@@ -89,7 +94,7 @@ void job_thread(JobSlot& slot, const Workload& w, const Target& target, const Ti
     run_started(*backend, slot, tl, go, stop, verify);
     return;
   }
-  auto backend = UringBackend::create(fd->get(), slot.plan.depth, w.bs_bytes, slot.plan.seed);
+  auto backend = UringBackend::create(fd->get(), slot.plan.depth, w.bs_bytes, slot.plan.seed, uint64_t{w.spin_us} * 1000);
   if (!backend) return fail(backend.error());
   slot.uring_flags = backend->setup_flags();
   ready.count_down();
@@ -228,6 +233,7 @@ Result<Measurement> run_workload(const Workload& w, const Target& target, RunCon
     for (const auto& e : r.first_errors)
       if (m.first_errors.size() < 8) m.first_errors.push_back(e);
     m.uring_setup_flags = j->uring_flags;
+    m.job_cpus.push_back(r.cpu);
     m.verify.merge(r.verify);
   }
   m.elapsed_s = window_end > tl.ramp_end_ns ? static_cast<double>(window_end - tl.ramp_end_ns) / 1e9 : 0;

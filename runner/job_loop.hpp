@@ -3,6 +3,7 @@
 // Nothing here allocates, locks or makes a syscall beyond the backend's submit-and-wait.
 #pragma once
 
+#include <sched.h>
 #include <sys/resource.h>
 
 #include <atomic>
@@ -55,6 +56,7 @@ struct JobResult {
   double usr_cpu_s = 0;
   double sys_cpu_s = 0;
   uint64_t finish_ns = 0;
+  int cpu = -1;  // where the job thread was when it finished (sched_getcpu)
   bool io_limit_reached = false;
   VerifySummary verify;
 };
@@ -190,6 +192,7 @@ void run_job(B& backend, const JobPlan& plan, const Timeline& tl, const std::ato
     }
   }
   out.finish_ns = t;
+  out.cpu = sched_getcpu();
   if (measuring) {
     out.usr_cpu_s = thread_cpu_s(true) - usr0;
     out.sys_cpu_s = thread_cpu_s(false) - sys0;

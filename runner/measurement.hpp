@@ -76,6 +76,7 @@ struct Measurement {
   bool interrupted = false;           // stopped by a signal or the caller
   bool io_limit_reached = false;      // stopped by io_limit_bytes before the runtime ran out
   unsigned uring_setup_flags = 0;
+  std::vector<int> job_cpus;          // per job, the CPU it finished on (-1: unknown)
   VerifySummary verify;               // enabled only for verifying workloads
 
   const DirectionResult& of(Direction d) const { return dir[size_t(d)]; }

@@ -91,6 +91,11 @@ json::object job_json(const Measurement& m, std::string_view jobname, std::strin
   if (reads(w.rw) && writes(w.rw)) opts["rwmixread"] = w.rwmixread_pct;
   if (w.rate_iops) opts["rate_iops"] = w.rate_iops;
   if (w.io_limit_bytes) opts["io_size"] = w.io_limit_bytes;
+  if (!w.cpus.empty()) {
+    opts["cpus_allowed"] = w.cpus.to_string();
+    opts["cpus_allowed_policy"] = to_string(w.cpus_policy);
+  }
+  if (w.spin_us) opts["spin_us"] = w.spin_us;
   job["job options"] = std::move(opts);
   job["read"] = direction_json(m, Direction::read);
   job["write"] = direction_json(m, Direction::write);
@@ -101,6 +106,7 @@ json::object job_json(const Measurement& m, std::string_view jobname, std::strin
   job["ios_per_syscall"] = m.ios_per_syscall();
   job["cpu_ns_per_io"] = m.cpu_ns_per_io();
   job["mean_outstanding"] = m.mean_outstanding();
+  job["job_cpus"] = json::value_from(m.job_cpus);
   job["error"] = m.io_errors ? 1 : 0;
   job["io_errors"] = m.io_errors;
   json::array errs;

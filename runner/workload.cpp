@@ -3,6 +3,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cmath>
 
 #include "common/units.hpp"
@@ -67,6 +68,15 @@ Result<Workload> validate(Workload w, uint64_t target_size, uint32_t lbs) {
   if (!(w.runtime_s > 0) || !std::isfinite(w.runtime_s)) return usage_error("--runtime", "must be a positive duration", "e.g. 10s");
   if (w.ramp_s < 0 || !std::isfinite(w.ramp_s)) return usage_error("--ramp-time", "must not be negative");
   if (!(w.interval_s >= 0.01)) return usage_error("interval", "must be at least 10ms");
+  if (w.spin_us > 1'000'000) return usage_error("--spin", fmt::format("{}us is more than a second", w.spin_us), "e.g. 50us");
+  if (w.spin_us && w.engine != BackendKind::io_uring) return usage_error("--spin", "only the io_uring engine polls its completions", "drop --spin");
+  if (!w.cpus.empty()) {
+    CpuSet now = CpuSet::allowed_now();
+    for (uint32_t c : w.cpus.cpus)
+      if (!std::binary_search(now.cpus.begin(), now.cpus.end(), c))
+        return usage_error("--cpus-allowed", fmt::format("CPU {} is not one this process may run on ({})", c, now.to_string()),
+                           fmt::format("choose among {}", now.to_string()));
+  }
   if (w.offset_bytes % lbs != 0)
     return usage_error("--offset", fmt::format("{} is not aligned to the logical block size ({} bytes)", w.offset_bytes, lbs));
   if (w.offset_bytes >= target_size)
@@ -99,6 +109,7 @@ std::string fio_command_line(const Workload& w, std::string_view filename) {
   if (w.io_limit_bytes) cmd += fmt::format(" --io_size={}", w.io_limit_bytes / w.numjobs);
   else cmd += fmt::format(" --time_based --runtime={}", w.runtime_s);
   if (w.ramp_s > 0) cmd += fmt::format(" --ramp_time={}", w.ramp_s);
+  if (!w.cpus.empty()) cmd += fmt::format(" --cpus_allowed={} --cpus_allowed_policy={}", w.cpus.to_string(), to_string(w.cpus_policy));
   // fio's nearest verification: crc32c blocks, checked after writing (and behind, for mixed load).
   if (w.verify && writes(w.rw)) cmd += reads(w.rw) ? fmt::format(" --verify=crc32c --verify_backlog={}", w.iodepth) : " --verify=crc32c --do_verify=0";
   if (w.verify && !writes(w.rw)) cmd += " --verify=crc32c --verify_only";

@@ -7,6 +7,7 @@
 #include <string_view>
 
 #include "common/error.hpp"
+#include "runner/cpu_set.hpp"
 
 namespace diskvet::runner {
 
@@ -46,6 +47,13 @@ struct Workload {
   // Writes carry verification blocks and reads check them (needs a VerifyState from the caller);
   // each job then owns its own share of the region, random or not.
   bool verify = false;
+  // Job thread placement, fio's cpus_allowed / cpus_allowed_policy; empty = the scheduler's choice.
+  CpuSet cpus;
+  CpuPolicy cpus_policy = CpuPolicy::shared;
+  // io_uring: poll the completion ring this long before sleeping in the kernel; 0 = sleep at once.
+  // Spares the wake-up (a cross-CPU one costs microseconds) from low-depth latency, at the price of
+  // the job's CPU while it spins.
+  uint32_t spin_us = 0;
 
   uint32_t read_pct() const;  // share of reads, 0..100, derived from rw and rwmixread_pct
 };

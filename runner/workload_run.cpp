@@ -75,6 +75,38 @@ void finish(WorkloadRecord& rec, Result<Measurement> m) {
   rec.little = little_check(rec.result);
 }
 
+// Workload-dependent preconditioning: rounds of the stimulus until steady state (SNIA PTS 3.3).
+// False when the workload ends here (stopped, a step failed, or I/O errors, already recorded).
+bool steady_state_rounds(const WorkloadContext& c, const Workload& w, WorkloadRecord& rec) {
+  const auto& ss = c.suite.steady_state;
+  rec.steady_required = ss.required;
+  rec.steady_criteria = ss.criteria;
+  Workload round = w;
+  round.runtime_s = c.duration_s ? std::min(ss.round_s, *c.duration_s) : ss.round_s;
+  std::vector<double> tracked;
+  for (size_t r = 0; r < ss.criteria.max_rounds && !stopped(c); ++r) {
+    round.ramp_s = r == 0 ? w.ramp_s : 0;
+    auto m = run_step(c, round, Phase::steady_state, fmt::format("round {} of at most {}: {}", r + 1, ss.criteria.max_rounds, describe(round)));
+    if (!m) {
+      rec.error = m.error().message();
+      return false;
+    }
+    RoundRecord rr;
+    rr.iops = m->total_iops();
+    rr.lat_mean_us = measure(*m, MetricScope::total, MetricKind::lat_mean_us).value_or(0);
+    rr.tracked = c.test.track_latency ? rr.lat_mean_us : rr.iops;
+    rec.rounds.push_back(rr);
+    tracked.push_back(rr.tracked);
+    if (m->io_errors) {
+      finish(rec, std::move(m));
+      return false;
+    }
+    rec.steady_state = detect_steady_state(tracked, ss.criteria);
+    if (rec.steady_state->attained) break;
+  }
+  return !stopped(c);
+}
+
 }  // namespace
 
 Workload resolve_workload(const WorkloadContext& c, const Workload& base) {
@@ -127,47 +159,31 @@ WorkloadRecord run_test_workload(const WorkloadContext& c) {
       if (kept.back().io_errors || kept.back().interrupted) break;
       if (sweep_should_stop(rec.sweep, c.test.sweep->min_gain_pct)) break;
     }
-    if (!kept.empty()) {
-      rec.knee = knee_index(rec.sweep);
-      finish(rec, std::move(kept[*rec.knee]));
-      // Errors anywhere in the sweep count, not only at the knee.
-      for (const auto& k : kept) rec.result.io_errors = std::max(rec.result.io_errors, k.io_errors);
-      rec.result.interrupted = rec.result.interrupted || kept.back().interrupted;
+    if (kept.empty()) return rec;
+    rec.knee = knee_index(rec.sweep);
+    const uint64_t sweep_errors = std::ranges::max(kept, {}, &Measurement::io_errors).io_errors;
+    const bool sweep_interrupted = kept.back().interrupted;
+    if (c.suite.steady_state.enabled && !sweep_errors && !sweep_interrupted && !stopped(c)) {
+      // SNIA PTS: the verdicts read a steady-state window, here at the knee's depth and jobs. The
+      // sweep found where IOPS stop rising; the rounds then repeat that point until they settle.
+      Workload at_knee = w;
+      at_knee.iodepth = rec.sweep[*rec.knee].iodepth;
+      at_knee.numjobs = rec.sweep[*rec.knee].numjobs;
+      if (c.rate_cap_iops) at_knee.rate_iops = std::max<uint64_t>(1, c.rate_cap_iops / at_knee.numjobs);
+      at_knee.ramp_s = 0;  // the sweep ran just before, at no lower load
+      if (!steady_state_rounds(c, at_knee, rec)) return rec;
+      finish(rec, run_step(c, at_knee, Phase::measure, fmt::format("measuring at the knee: {} for {}", describe(at_knee), format_duration(at_knee.runtime_s))));
+      return rec;
     }
+    finish(rec, std::move(kept[*rec.knee]));
+    // Errors anywhere in the sweep count, not only at the knee.
+    rec.result.io_errors = std::max(rec.result.io_errors, sweep_errors);
+    rec.result.interrupted = rec.result.interrupted || sweep_interrupted;
     return rec;
   }
 
-  if (c.suite.steady_state.enabled) {
-    // Workload-dependent preconditioning: rounds of the stimulus until steady state (SNIA PTS 3.3).
-    const auto& ss = c.suite.steady_state;
-    rec.steady_required = ss.required;
-    rec.steady_criteria = ss.criteria;
-    Workload round = w;
-    round.runtime_s = c.duration_s ? std::min(ss.round_s, *c.duration_s) : ss.round_s;
-    std::vector<double> tracked;
-    for (size_t r = 0; r < ss.criteria.max_rounds && !stopped(c); ++r) {
-      round.ramp_s = r == 0 ? w.ramp_s : 0;
-      auto m = run_step(c, round, Phase::steady_state, fmt::format("round {} of at most {}: {}", r + 1, ss.criteria.max_rounds, describe(round)));
-      if (!m) {
-        rec.error = m.error().message();
-        return rec;
-      }
-      RoundRecord rr;
-      rr.iops = m->total_iops();
-      rr.lat_mean_us = measure(*m, MetricScope::total, MetricKind::lat_mean_us).value_or(0);
-      rr.tracked = c.test.track_latency ? rr.lat_mean_us : rr.iops;
-      rec.rounds.push_back(rr);
-      tracked.push_back(rr.tracked);
-      if (m->io_errors) {
-        finish(rec, std::move(m));
-        return rec;
-      }
-      rec.steady_state = detect_steady_state(tracked, ss.criteria);
-      if (rec.steady_state->attained) break;
-    }
-    if (stopped(c)) return rec;
-    w.ramp_s = 0;
-  }
+  if (c.suite.steady_state.enabled && !steady_state_rounds(c, w, rec)) return rec;
+  w.ramp_s = c.suite.steady_state.enabled ? 0 : w.ramp_s;
   finish(rec, run_step(c, w, Phase::measure, fmt::format("measuring {} for {}", describe(w), format_duration(w.runtime_s))));
   return rec;
 }

@@ -106,6 +106,11 @@ TEST(SuiteRun, RunsThePhasesInOrderAndJudgesAgainstTheProfile) {
   ASSERT_TRUE(sweep.knee);
   EXPECT_LT(*sweep.knee, sweep.sweep.size());
   EXPECT_EQ(sweep.workload.iodepth, sweep.sweep[*sweep.knee].iodepth) << "the verdict reads the knee's measurement";
+  // With steady state on, the knee's point repeats in rounds before its window is measured (SNIA PTS).
+  EXPECT_GE(sweep.rounds.size(), 5u);
+  EXPECT_LE(sweep.rounds.size(), 6u);
+  ASSERT_TRUE(sweep.steady_state);
+  EXPECT_TRUE(sweep.ran);
 
   // latency-qd1 passes both limits; max-iops cannot reach 1e15: the device fails, exit 1.
   ASSERT_EQ(d.tests[0].verdicts.size(), 2u);
@@ -194,4 +199,26 @@ TEST(SuiteRun, ADeviceReturningIoErrorsFailsNamingTheFirstWhileTheOtherDevicesCo
   auto doc = report_json(r, probe_host());
   EXPECT_TRUE(doc.at("complete").as_bool());
   EXPECT_EQ(doc.at("devices").as_array()[0].as_object().at("first_io_errors").as_array().at(0).as_object().at("lba").as_uint64(), lba);
+}
+
+TEST(SuiteRun, WithoutSteadyStateTheSweepVerdictReadsTheKneeStepItself) {
+  std::string text = kSuite;
+  text.replace(text.find(R"("enabled": true, "required": false, "round")"), 15, R"("enabled": false)");
+  auto suite = suites::parse_suite(text, "null.json");
+  ASSERT_TRUE(suite.ok()) << suite.error().message();
+  RunPlan plan;
+  plan.suite = *suite;
+  devices::Device dev;
+  dev.path = "null";
+  dev.size_bytes = 64u << 20;
+  plan.devices.push_back(DevicePlan{dev, Target::null(64u << 20), std::nullopt, "test", 0});
+  Recorder rec;
+  RunResult r = run_suite(plan, RunHooks{}, rec);
+  ASSERT_EQ(r.devices.size(), 1u);
+  const WorkloadRecord& sweep = r.devices[0].tests[1].workloads[0];
+  ASSERT_TRUE(sweep.knee);
+  EXPECT_TRUE(sweep.rounds.empty());
+  EXPECT_FALSE(sweep.steady_state);
+  EXPECT_EQ(sweep.workload.iodepth, sweep.sweep[*sweep.knee].iodepth);
+  EXPECT_EQ(first(rec.phases, Phase::steady_state), rec.phases.size()) << "no round ran";
 }

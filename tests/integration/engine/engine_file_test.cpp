@@ -1,6 +1,8 @@
 // The engine on an O_DIRECT file: counts add up, backends agree, jobs aggregate, ramp is not counted.
 #include <gtest/gtest.h>
 
+#include <liburing.h>
+
 #include "runner/engine.hpp"
 #include "tests/support/lab.hpp"
 
@@ -119,4 +121,38 @@ TEST(EngineOnFile, StopFlagEndsTheRunEarlyAndMarksItInterrupted) {
   EXPECT_TRUE(m->interrupted);
   EXPECT_LT(m->elapsed_s, 60.0);
   EXPECT_GT(m->total_ios(), 0u);
+}
+
+TEST(EngineOnFile, SplitPolicyPinsEachJobToItsCpu) {
+  CpuSet now = CpuSet::allowed_now();
+  if (now.cpus.size() < 2) GTEST_SKIP() << "needs two CPUs this process may use, has " << now.to_string();
+  Workload w;
+  w.engine = BackendKind::null;
+  w.numjobs = 4;
+  w.io_limit_bytes = 64 << 20;
+  w.runtime_s = 600;
+  w.cpus = CpuSet{{now.cpus[0], now.cpus[1]}};
+  w.cpus_policy = CpuPolicy::split;
+  auto v = validate(w, 1ull << 30, 512);
+  ASSERT_TRUE(v) << v.error().message();
+  auto m = run_workload(*v, Target::null(1ull << 30));
+  ASSERT_TRUE(m) << m.error().message();
+  ASSERT_EQ(m->job_cpus.size(), 4u);
+  for (uint32_t j = 0; j < 4; ++j) EXPECT_EQ(m->job_cpus[j], static_cast<int>(now.cpus[j % 2])) << "job " << j;
+}
+
+TEST(EngineOnFile, PollingRingCountsEveryIoAndPostsCompletionsWithoutDeferredTaskWork) {
+  ScratchFile f("engine-spin");
+  auto t = Target::open(f.path(), true, 16 << 20);
+  ASSERT_TRUE(t) << t.error().message();
+  for (uint32_t depth : {1u, 8u}) {
+    Workload w = limited(Pattern::randread, BackendKind::io_uring, 4 << 20);
+    w.iodepth = depth;
+    w.spin_us = 100;
+    Measurement m = run_on(*t, w);
+    EXPECT_EQ(m.total_ios(), 1024u) << "depth " << depth;
+    EXPECT_EQ(m.of(Direction::read).lat.count(), 1024u);
+    EXPECT_EQ(m.io_errors, 0u);
+    EXPECT_EQ(m.uring_setup_flags & (IORING_SETUP_DEFER_TASKRUN | IORING_SETUP_COOP_TASKRUN), 0u);
+  }
 }
