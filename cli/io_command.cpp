@@ -51,8 +51,9 @@ class ProgressLine final : public EngineObserver {
     std::string line = fmt::format("\r[{:3.0f}%]", progress * 100);
     for (auto d : {Direction::read, Direction::write})
       if (s.ios[size_t(d)])
-        line += fmt::format("  {} {} IOPS {}/s lat {}", to_string(d), format_count(s.iops(d)),
-                            format_bytes(static_cast<uint64_t>(s.bw_bytes_per_s(d))), format_ns(s.mean_lat_ns(d)));
+        line += fmt::format("  {} {} IOPS {}/s lat {} p99 {}", to_string(d), format_count(s.iops(d)),
+                            format_bytes(static_cast<uint64_t>(s.bw_bytes_per_s(d))), format_ns(s.mean_lat_ns(d)),
+                            format_ns(static_cast<double>(s.lat_p99_ns[size_t(d)])));
     line += "\033[K";
     std::fputs(line.c_str(), stderr);
     std::fflush(stderr);

@@ -10,6 +10,8 @@ has() { diskvet --help 2>/dev/null | sed -n '/^Subcommands:/,$p' | grep -q "^  $
 if [ ! -e /run/diskvet/shell-only ] && has tui; then
   echo "diskvet appliance ready: $(diskvet --version), starting the TUI"
   reports=/media/diskvet/reports
+  # A fresh stick has no reports/ yet: make it, or the TUI's reports would land in RAM and be lost.
+  if grep -q ' /media/diskvet ' /proc/mounts; then mkdir -p "$reports" 2>/dev/null || true; fi
   if [ -d "$reports" ]; then diskvet tui --report-dir "$reports"; else diskvet tui; fi
   echo "diskvet tui exited with code $?; a shell follows (exit to restart the TUI)"
 else

@@ -11,6 +11,7 @@
 #include "runner/backend_null.hpp"
 #include "runner/backend_psync.hpp"
 #include "runner/backend_uring.hpp"
+#include "runner/interval_latency.hpp"
 
 namespace diskvet::runner {
 
@@ -46,6 +47,7 @@ struct JobSlot {
   JobPlan plan;
   LiveCounters live;
   JobResult result;
+  IntervalLatencyReader interval_lat;  // the sampler's: the job's histogram buckets seen last
   std::optional<Error> setup_error;
   unsigned uring_flags = 0;
 };
@@ -125,6 +127,13 @@ IntervalSample difference(const IntervalSample& now, const IntervalSample& befor
   return s;
 }
 
+// What every job's histograms gained since the previous call (read while the jobs record).
+IntervalLatencyTotals interval_latency(std::vector<std::unique_ptr<JobSlot>>& jobs) {
+  IntervalLatencyTotals totals;
+  for (auto& j : jobs) j->interval_lat.take(j->result.dir, totals);
+  return totals;
+}
+
 bool all_done(const std::vector<std::unique_ptr<JobSlot>>& jobs) {
   for (const auto& j : jobs)
     if (!j->live.done.load(std::memory_order_acquire)) return false;
@@ -196,6 +205,7 @@ Result<Measurement> run_workload(const Workload& w, const Target& target, RunCon
     if (t >= next_t && t <= tl.end_ns + interval_ns / 2 && t > tl.ramp_end_ns) {
       IntervalSample totals = snapshot(jobs);
       IntervalSample s = difference(totals, prev, static_cast<double>(prev_t - tl.ramp_end_ns) / 1e9, static_cast<double>(t - prev_t) / 1e9);
+      interval_latency(jobs).fill(s);
       m.intervals.push(s);
       if (control.observer) control.observer->on_interval(s, progress(t, totals));
       prev = totals;
@@ -216,8 +226,11 @@ Result<Measurement> run_workload(const Workload& w, const Target& target, RunCon
   }
   uint64_t window_end = std::min(tl.end_ns, last_finish);
   IntervalSample totals = snapshot(jobs);
-  if (window_end > prev_t && (totals.ios[0] + totals.ios[1]) > (prev.ios[0] + prev.ios[1])) {
-    IntervalSample s = difference(totals, prev, static_cast<double>(prev_t - tl.ramp_end_ns) / 1e9, static_cast<double>(window_end - prev_t) / 1e9);
+  IntervalLatencyTotals last_lat = interval_latency(jobs);
+  if ((window_end > prev_t && (totals.ios[0] + totals.ios[1]) > (prev.ios[0] + prev.ios[1])) || last_lat.count()) {
+    IntervalSample s = difference(totals, prev, static_cast<double>(prev_t - tl.ramp_end_ns) / 1e9,
+                                  window_end > prev_t ? static_cast<double>(window_end - prev_t) / 1e9 : 0);
+    last_lat.fill(s);
     m.intervals.push(s);
     if (control.observer) control.observer->on_interval(s, 1.0);
   }

@@ -4,9 +4,14 @@
 // equal sub-buckets, so a bucket is at most 1/128 (0.78%) of its lower edge wide. 3968 buckets of
 // 8 bytes (31 KB) cover 1 ns .. 2^37 ns (137 s); larger values are counted as overflow, never
 // clamped silently. Exact min, max, sum and sum of squares are kept beside the buckets.
+//
+// The buckets and the overflow count are written with atomic stores (single writer: a plain mov on
+// x86, the same code as a plain increment), so the interval sampler may read them while the job
+// records (runner/interval_latency.hpp); nothing else is safe to read concurrently.
 #pragma once
 
 #include <array>
+#include <atomic>
 #include <bit>
 #include <cstdint>
 #include <limits>
@@ -29,11 +34,16 @@ class LatencyHistogram {
     if (ns < min_ns_) min_ns_ = ns;
     if (ns > max_ns_) max_ns_ = ns;
     if (ns >= kLimitNs) [[unlikely]] {
-      ++overflow_;
+      publish(overflow_, observe(overflow_) + 1);
       return;
     }
-    ++buckets_[bucket_of(ns)];
+    uint64_t& b = buckets_[bucket_of(ns)];
+    publish(b, observe(b) + 1);
   }
+  // For a reader on another thread while the owner records: each value on its own, so a bucket read
+  // twice counts exactly what was recorded into it in between.
+  uint64_t bucket_published(unsigned b) const { return observe(buckets_[b]); }
+  uint64_t overflow_published() const { return observe(overflow_); }
 
   static unsigned bucket_of(uint64_t ns) {
     if (ns < kSub) return static_cast<unsigned>(ns);
@@ -62,9 +72,14 @@ class LatencyHistogram {
   uint64_t percentile_ns(double pct) const;
 
  private:
-  std::array<uint64_t, kBuckets> buckets_{};
+  static void publish(uint64_t& field, uint64_t value) { std::atomic_ref<uint64_t>(field).store(value, std::memory_order_relaxed); }
+  static uint64_t observe(const uint64_t& field) {
+    return std::atomic_ref<uint64_t>(const_cast<uint64_t&>(field)).load(std::memory_order_relaxed);
+  }
+
+  alignas(std::atomic_ref<uint64_t>::required_alignment) std::array<uint64_t, kBuckets> buckets_{};
   uint64_t count_ = 0;
-  uint64_t overflow_ = 0;
+  alignas(std::atomic_ref<uint64_t>::required_alignment) uint64_t overflow_ = 0;
   uint64_t sum_ns_ = 0;
   double sum_sq_ = 0;
   uint64_t min_ns_ = std::numeric_limits<uint64_t>::max();

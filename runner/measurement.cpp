@@ -1,6 +1,7 @@
 // Derived figures of a Measurement and the bounded interval series.
 #include "runner/measurement.hpp"
 
+#include <algorithm>
 #include <cmath>
 
 namespace diskvet::runner {
@@ -17,7 +18,11 @@ void IntervalSeries::push(const IntervalSample& s) {
         m.ios[d] += n.ios[d];
         m.bytes[d] += n.bytes[d];
         m.lat_sum_ns[d] += n.lat_sum_ns[d];
+        m.lat_samples[d] += n.lat_samples[d];
+        // The pair's exact p99 is gone with its buckets: the larger one bounds it from above.
+        m.lat_p99_ns[d] = std::max(m.lat_p99_ns[d], n.lat_p99_ns[d]);
       }
+      m.total_lat_p99_ns = std::max(m.total_lat_p99_ns, n.total_lat_p99_ns);
       halved.push_back(m);
     }
     samples_ = std::move(halved);

@@ -32,6 +32,12 @@ struct IntervalSample {
   std::array<uint64_t, kDirections> ios{};
   std::array<uint64_t, kDirections> bytes{};
   std::array<uint64_t, kDirections> lat_sum_ns{};
+  // Latency percentiles of the interval (runner/interval_latency.hpp): bucket upper edges, so
+  // never below the exact value. lat_samples counts the I/Os they cover (ios but for the few that
+  // completed while the sampler read, which fall into the next interval).
+  std::array<uint64_t, kDirections> lat_samples{};
+  std::array<uint64_t, kDirections> lat_p99_ns{};
+  uint64_t total_lat_p99_ns = 0;  // both directions together
 
   double iops(Direction d) const { return dur_s > 0 ? static_cast<double>(ios[size_t(d)]) / dur_s : 0; }
   double total_iops() const { return dur_s > 0 ? static_cast<double>(ios[0] + ios[1]) / dur_s : 0; }

@@ -63,11 +63,13 @@ void tag_invoke(json::value_from_tag, json::value& v, const IntervalSample& s) {
   json::object o;
   o["t_s"] = s.t_s;
   o["dur_s"] = s.dur_s;
+  o["lat_p99_ns"] = s.total_lat_p99_ns;
   for (auto d : {Direction::read, Direction::write}) {
     json::object x;
     x["iops"] = s.iops(d);
     x["bw_bytes"] = s.bw_bytes_per_s(d);
     x["lat_mean_ns"] = s.mean_lat_ns(d);
+    x["lat_p99_ns"] = s.lat_p99_ns[size_t(d)];
     o[to_string(d)] = std::move(x);
   }
   v = std::move(o);

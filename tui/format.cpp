@@ -56,6 +56,11 @@ std::string rate_text(double value) {
   return fmt::format("{:.2f}M", value / 1e6);
 }
 
+std::string latency_text(double us) {
+  if (!(us > 0)) return "--";
+  return format_ns(us * 1e3);
+}
+
 std::string mbps_text(double bytes_per_s) {
   if (!(bytes_per_s >= 0)) bytes_per_s = 0;
   return fmt::format("{:.1f} MB/s", bytes_per_s / 1e6);

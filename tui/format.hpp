@@ -22,5 +22,7 @@ std::string eta_text(std::optional<double> eta_s);
 std::string rate_text(double value);
 // bytes/s -> "512.0 MB/s" (decimal, as fio prints MB/s).
 std::string mbps_text(double bytes_per_s);
+// microseconds -> "80.0us", "1.25ms", "2.00s" (common/units' format_ns); "--" when nothing was measured.
+std::string latency_text(double us);
 
 }  // namespace diskvet::tui

@@ -53,6 +53,7 @@ struct RunDeviceView {
   double elapsed_s = 0;
   std::optional<double> eta_s;
   double iops = 0, mb_per_s = 0, lat_mean_us = 0;
+  double lat_p99_us = 0;  // of the last interval, both directions together
   std::vector<double> iops_history;
   std::optional<runner::VerdictStatus> verdict;
 };

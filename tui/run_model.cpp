@@ -48,6 +48,7 @@ struct Apply {
     v->mb_per_s = (s.bw_bytes_per_s(Direction::read) + s.bw_bytes_per_s(Direction::write)) / 1e6;
     uint64_t ios = s.ios[0] + s.ios[1];
     v->lat_mean_us = ios ? static_cast<double>(s.lat_sum_ns[0] + s.lat_sum_ns[1]) / static_cast<double>(ios) / 1e3 : 0;
+    v->lat_p99_us = static_cast<double>(s.total_lat_p99_ns) / 1e3;
     v->iops_history.push_back(v->iops);
     if (v->iops_history.size() > kHistory) v->iops_history.erase(v->iops_history.begin());
   }

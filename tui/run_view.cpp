@@ -1,4 +1,4 @@
-// The run screen: per device its phase, a progress bar with ETA, live IOPS / MB/s / mean latency,
+// The run screen: per device its phase, a progress bar with ETA, live IOPS / MB/s / p99 and mean latency,
 // a sparkline of IOPS per interval; below, the log pane (newest last).
 #include <fmt/format.h>
 
@@ -31,7 +31,9 @@ void render_run(const Model& m, Canvas& c, Area a) {
     x = c.text(3, y, progress_bar(v.fraction, bar_w), Style::bar);
     c.text(x + 2, y, fit(eta_text(v.eta_s), static_cast<size_t>(std::max(a.width - x - 4, 1))));
     ++y;
-    c.text(3, y++, fit(fmt::format("IOPS {:>8}   {:>12}   mean lat {:>8.1f} us", rate_text(v.iops), mbps_text(v.mb_per_s * 1e6), v.lat_mean_us), inner - 2));
+    c.text(3, y++, fit(fmt::format("IOPS {:>8}   {:>12}   p99 {:>8}   mean {:>8}", rate_text(v.iops), mbps_text(v.mb_per_s * 1e6),
+                                   latency_text(v.lat_p99_us), latency_text(v.lat_mean_us)),
+                       inner - 2));
     x = c.text(3, y, "IOPS ", Style::dim);
     c.text(x, y, sparkline(v.iops_history, static_cast<size_t>(std::max(a.width - x - 2, 1))), Style::bar);
     ++y;

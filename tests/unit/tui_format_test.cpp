@@ -41,3 +41,10 @@ TEST(TuiFormat, RatesUseShortUnits) {
   EXPECT_EQ(rate_text(1234567), "1.23M");
   EXPECT_EQ(mbps_text(512e6), "512.0 MB/s");
 }
+
+TEST(TuiFormat, LatencyTakesTheUnitThatFitsAndDashesWhenUnmeasured) {
+  EXPECT_EQ(latency_text(0), "--");
+  EXPECT_EQ(latency_text(80), "80.0us");
+  EXPECT_EQ(latency_text(1250), "1.25ms");
+  EXPECT_EQ(latency_text(2e6), "2.00s");
+}

@@ -20,6 +20,9 @@ runner::SampleEvent sample(const std::string& dev, uint64_t ios) {
   e.sample.ios = {ios, 0};
   e.sample.bytes = {ios * 4096, 0};
   e.sample.lat_sum_ns = {ios * 80000, 0};
+  e.sample.lat_samples = {ios, 0};
+  e.sample.lat_p99_ns = {250000, 0};
+  e.sample.total_lat_p99_ns = 250000;
   return e;
 }
 
@@ -60,9 +63,23 @@ TEST(TuiRunView, ShowsPhaseProgressEtaLiveRatesSparklineAndLog) {
   EXPECT_NE(out.find("ETA 2s"), std::string::npos) << out;
   EXPECT_NE(out.find("IOPS     8.0k"), std::string::npos) << out;
   EXPECT_NE(out.find("32.8 MB/s"), std::string::npos) << out;
-  EXPECT_NE(out.find("mean lat     80.0 us"), std::string::npos) << out;
+  EXPECT_NE(out.find("p99  250.0us"), std::string::npos) << out;
+  EXPECT_NE(out.find("mean   80.0us"), std::string::npos) << out;
   EXPECT_NE(out.find(".:=#"), std::string::npos) << "the sparkline doubles each interval:\n" << out;
   EXPECT_NE(out.find("/dev/loop7: measure latency-qd1: randread 4KiB QD1 x1"), std::string::npos) << "log pane:\n" << out;
+}
+
+TEST(TuiRunView, P99IsTheLastIntervalsOfBothDirectionsAndDashesBeforeAnyIo) {
+  Model m = model_with_devices();
+  begin_run(m, "quick", {"/dev/loop7"});
+  EXPECT_NE(render_text(m).find("p99       --"), std::string::npos) << render_text(m);
+  runner::SampleEvent e = sample("/dev/loop7", 1000);
+  e.sample.ios = {700, 300};
+  e.sample.lat_p99_ns = {90000, 1500000};
+  e.sample.total_lat_p99_ns = 1200000;
+  apply_event(m, e);
+  EXPECT_DOUBLE_EQ(m.run[0].lat_p99_us, 1200.0);
+  EXPECT_NE(render_text(m).find("p99   1.20ms"), std::string::npos) << render_text(m);
 }
 
 TEST(TuiRunView, TheSparklineKeepsABoundedHistory) {

@@ -1,6 +1,7 @@
 // Screens rendered into a Canvas at 80x24 and larger: what an operator reads, without a terminal.
 #include <gtest/gtest.h>
 
+#include "tui/run_model.hpp"
 #include "tui_fixture.hpp"
 
 using namespace diskvet::tui;
@@ -64,6 +65,24 @@ TEST(TuiLayout, EveryScreenFitsEightyByTwentyFourWithTitleAndKeyHints) {
     EXPECT_NE(rows[23].find("help"), std::string::npos) << "screen " << static_cast<int>(s) << ": " << rows[23];
     for (const auto& r : rows) EXPECT_LE(r.size(), 80u);
   }
+}
+
+TEST(TuiRunScreen, TheRatesLineShowsP99BesideIopsAndMbPerSecondWithinEightyColumns) {
+  Model m = model_with_devices();
+  begin_run(m, "quick", {"/dev/nvme0n1"});
+  runner::SampleEvent e;
+  e.device = "/dev/nvme0n1";
+  e.sample.dur_s = 1;
+  e.sample.ios = {123456, 0};
+  e.sample.bytes = {123456ull * 4096, 0};
+  e.sample.lat_sum_ns = {123456ull * 250000, 0};
+  e.sample.total_lat_p99_ns = 987654;
+  apply_event(m, e);
+  std::string row = line_with(render_text(m), "IOPS   123.5k");
+  EXPECT_NE(row.find("505.7 MB/s"), std::string::npos) << row;
+  EXPECT_NE(row.find("p99  987.7us"), std::string::npos) << row;
+  EXPECT_NE(row.find("mean  250.0us"), std::string::npos) << row;
+  EXPECT_LE(row.size(), 80u);
 }
 
 TEST(TuiLayout, AWiderTerminalGivesTheModelColumnMoreRoom) {

@@ -47,6 +47,12 @@ TEST(CliIo, JsonHasFiosShapeForEachDirection) {
   EXPECT_TRUE(job.contains("usr_cpu"));
   EXPECT_TRUE(job.contains("sys_cpu"));
   EXPECT_FALSE(job.at("intervals").as_array().empty());
+  for (const auto& iv : job.at("intervals").as_array()) {
+    EXPECT_TRUE(iv.as_object().contains("lat_p99_ns"));
+    EXPECT_TRUE(iv.at("read").as_object().contains("lat_p99_ns"));
+    EXPECT_TRUE(iv.at("write").as_object().contains("lat_p99_ns"));
+  }
+  EXPECT_GT(job.at("intervals").as_array().at(0).at("lat_p99_ns").to_number<uint64_t>(), 0u);
   EXPECT_FALSE(job.at("interrupted").as_bool());
 }
 

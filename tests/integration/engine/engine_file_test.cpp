@@ -91,6 +91,34 @@ TEST(EngineOnFile, RampIsRunButNotCountedAndIntervalsAddUpToTheTotal) {
   EXPECT_NEAR(m.elapsed_s, 1.0, 0.2);
 }
 
+TEST(EngineOnFile, IntervalP99sCoverEveryMeasuredIoExactlyOnce) {
+  ScratchFile f("engine-p99");
+  auto t = Target::open(f.path(), false, 16 << 20);
+  ASSERT_TRUE(t);
+  Workload w;
+  w.rw = Pattern::randrw;
+  w.engine = BackendKind::null;
+  w.numjobs = 2;
+  w.iodepth = 4;
+  w.ramp_s = 0.1;
+  w.runtime_s = 0.6;
+  w.interval_s = 0.02;  // many flips
+  Measurement m = run_on(*t, w);
+  ASSERT_GE(m.intervals.size(), 10u);
+  for (size_t d = 0; d < kDirections; ++d) {
+    uint64_t covered = 0;
+    for (const auto& s : m.intervals.samples()) {
+      covered += s.lat_samples[d];
+      if (s.lat_samples[d]) {
+        EXPECT_GT(s.lat_p99_ns[d], 0u);
+        EXPECT_LE(s.lat_p99_ns[d], m.dir[d].lat.max_ns() + m.dir[d].lat.max_ns() / 128);
+        EXPECT_GE(s.total_lat_p99_ns, std::min(s.lat_p99_ns[0], s.lat_p99_ns[1]));
+      }
+    }
+    EXPECT_EQ(covered, m.dir[d].lat.count()) << d;
+  }
+}
+
 TEST(EngineOnFile, WriteWorkloadOnReadOnlyTargetIsRefused) {
   ScratchFile f("engine-ro");
   auto t = Target::open(f.path(), false, 1 << 20);

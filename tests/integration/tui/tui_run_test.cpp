@@ -1,6 +1,7 @@
 // Runs through tmux on a scratch loop device: the confirmation refuses a wrong answer and writes
 // nothing; the quick suite reaches a results screen whose verdict is the JSON report's; a resize to
-// 80x24 mid-run keeps the layout, and an abort still writes the (partial) report.
+// 80x24 mid-run keeps the layout (the live IOPS, MB/s and p99 line too), and an abort still writes
+// the (partial) report.
 #include <boost/json.hpp>
 
 #include <regex>
@@ -126,6 +127,14 @@ TEST(TuiRun, ResizingToEightyByTwentyFourMidRunKeepsTheLayoutAndAbortStillWrites
   EXPECT_TRUE(log_box) << t.screen();
   EXPECT_TRUE(bar) << t.screen();
   EXPECT_NE(rows[1].find("Suite quick on 1 device"), std::string::npos) << t.screen();
+  // The live rates line, p99 of the last interval included, fits in 80 columns.
+  const std::regex live("IOPS +[0-9.]+[kM]? +[0-9.]+ MB/s +p99 +[0-9.]+(us|ms|s) +mean +[0-9.]+(us|ms|s)");
+  bool rates = false;
+  for (int i = 0; i < 300 && !rates; ++i) {
+    rates = std::regex_search(t.screen(), live);
+    if (!rates) std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  }
+  EXPECT_TRUE(rates) << t.screen();
 
   t.send("a");
   ASSERT_TRUE(t.wait_for("Stop the run now?")) << t.screen();
