@@ -60,6 +60,27 @@ std::string check_after(int fd, uint64_t size_before, bool& ok) {
 
 }  // namespace
 
+std::string wait_for_sanitize(const SanitizeStatusReader& read, uint32_t cdw10, double limit_s, double poll_interval_s,
+                              const NvmePurgeProgress& progress) {
+  const auto t0 = Clock::now();
+  bool ever_read = false;
+  for (;;) {
+    if (auto s = read()) {
+      ever_read = true;
+      SanitizeProgress p = judge_sanitize(*s, cdw10);
+      if (p.state == SanitizeProgress::State::done) return "";
+      if (p.state == SanitizeProgress::State::failed) return p.detail;
+      std::optional<double> eta;
+      if (p.fraction > 0.01) eta = since(t0) * (1 - p.fraction) / p.fraction;
+      if (progress) progress(p.fraction, eta, fmt::format("sanitize {:.0f}% done", 100 * p.fraction));
+    }
+    if (since(t0) > limit_s)
+      return fmt::format("not finished after {:.0f} s (the limit from the controller's estimate){}: the drive may still be sanitizing",
+                         since(t0), ever_read ? "" : ", and the Sanitize Status log could not be read meanwhile");
+    std::this_thread::sleep_for(std::chrono::duration<double>(poll_interval_s));
+  }
+}
+
 NvmePurgeOutcome nvme_purge(int fd, const std::string& path, const NvmePurgeProgress& progress, const NvmePurgeLimits& limits) {
   NvmePurgeOutcome out;
   // The gate opens read-write only with consent: a descriptor without write access means none.
@@ -101,43 +122,30 @@ NvmePurgeOutcome nvme_purge(int fd, const std::string& path, const NvmePurgeProg
   if (progress) progress(0, std::nullopt, name + " issued");
   const auto t0 = Clock::now();
   const int rc = send_nvme_admin(fd, plan.command, sanitize ? 0 : limits.format_timeout_ms);
-  if (rc > 0) {
-    out.detail = fmt::format("{}; the controller rejected it: {} ({})", d.reason, nvme_status_words(rc), capabilities(*in));
+  if (rc != 0) {
+    const std::string answer = rc > 0 ? nvme_status_words(rc) : std::string(std::strerror(-rc));
+    if (!purge_command_may_have_run(rc)) {
+      out.detail = fmt::format("{}; not done: {} ({})", d.reason, answer, capabilities(*in));
+      return out;
+    }
+    out.method = plan.method;
+    out.duration_s = since(t0);
+    out.detail = fmt::format("{}; no completion ({}) after {:.1f} s: the namespace is in an unknown state", d.reason, answer,
+                             out.duration_s);
     return out;
   }
   out.method = plan.method;
-  if (rc < 0) {
-    out.duration_s = since(t0);
-    out.detail = fmt::format("{}; the command got no answer ({}) after {:.1f} s: the namespace is in an unknown state", d.reason,
-                             std::strerror(-rc), out.duration_s);
-    return out;
-  }
 
   if (sanitize) {
     // Sanitize runs in the background after the command completes (Base Spec 2.0, "Sanitize
     // Operations"): the Sanitize Status log tells progress and the end.
     const double limit_s = limits.sanitize_timeout_s.value_or(sanitize_timeout_s(*before, plan.method));
-    for (;;) {
-      if (auto s = read_sanitize_status(fd)) {
-        SanitizeProgress p = judge_sanitize(*s, plan.command.cdw10);
-        if (p.state == SanitizeProgress::State::done) break;
-        if (p.state == SanitizeProgress::State::failed) {
-          out.duration_s = since(t0);
-          out.detail = fmt::format("{}; after {:.1f} s: {}", d.reason, out.duration_s, p.detail);
-          return out;
-        }
-        const double elapsed = since(t0);
-        std::optional<double> eta;
-        if (p.fraction > 0.01) eta = elapsed * (1 - p.fraction) / p.fraction;
-        if (progress) progress(p.fraction, eta, fmt::format("sanitize {:.0f}% done", 100 * p.fraction));
-      }
-      if (since(t0) > limit_s) {
-        out.duration_s = since(t0);
-        out.detail = fmt::format("{}; not finished after {:.0f} s (the limit from the controller's estimate): the drive may still be sanitizing",
-                                 d.reason, out.duration_s);
-        return out;
-      }
-      std::this_thread::sleep_for(std::chrono::duration<double>(limits.poll_interval_s));
+    std::string failed = wait_for_sanitize([fd] { return read_sanitize_status(fd); }, plan.command.cdw10, limit_s,
+                                           limits.poll_interval_s, progress);
+    if (!failed.empty()) {
+      out.duration_s = since(t0);
+      out.detail = fmt::format("{}; after {:.1f} s: {}", d.reason, out.duration_s, failed);
+      return out;
     }
   }
   if (progress) progress(1, 0.0, name + " done");

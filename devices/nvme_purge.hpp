@@ -27,6 +27,13 @@ struct NvmePurgeLimits {
   double poll_interval_s = 1.0;
 };
 
+// Polls the Sanitize Status log through `read` until the sanitize started with `cdw10` is done,
+// has failed, or `limit_s` has passed, reporting progress on the way. Empty when it finished,
+// else what went wrong, in words.
+using SanitizeStatusReader = std::function<std::optional<NvmeSanitizeStatus>()>;
+std::string wait_for_sanitize(const SanitizeStatusReader& read, uint32_t cdw10, double limit_s, double poll_interval_s,
+                              const NvmePurgeProgress& progress);
+
 // `fd` must be a namespace block device opened for writing: the descriptor the protection gate
 // returned (or a reopen of it). Anything else, a refusal by decide_nvme_purge, or a command the
 // controller rejects leaves `method` unset and the device untouched; the detail says why.

@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cerrno>
 
 namespace diskvet::devices {
 
@@ -120,6 +121,22 @@ NvmePurgeDecision decide_nvme_purge(const NvmePurgeInputs& in) {
                               crypto ? ", FNA bit 2" : "", ns.lba_format_in_use, ns.block_bytes()));
   p.why = notes.back();
   return {p, join(notes)};
+}
+
+bool purge_command_may_have_run(int rc) {
+  if (rc > 0) return ((rc >> 8) & 0x7) == 3;  // Status Code Type 3: path related
+  switch (-rc) {
+    case EPERM:
+    case EACCES:
+    case ENOTTY:
+    case EINVAL:
+    case EFAULT:
+    case EBADF:
+    case ENOMEM:
+      return false;
+    default:
+      return true;
+  }
 }
 
 SanitizeProgress judge_sanitize(const NvmeSanitizeStatus& s, uint32_t issued_cdw10) {

@@ -64,6 +64,13 @@ struct NvmePurgeDecision {
 // checked by the protection gate, so they must not be erased with it.
 NvmePurgeDecision decide_nvme_purge(const NvmePurgeInputs& in);
 
+// Whether a purge command that did not succeed may still have reached the media, from
+// send_nvme_admin's answer: an errno the kernel gives before submitting (no permission, not an
+// NVMe device, bad argument) or a status the controller returns (generic or command specific:
+// it refused) mean no; a path status (SCT 3: the host aborted it, as after a timeout) or any
+// other errno leave the namespace in an unknown state.
+bool purge_command_may_have_run(int rc);
+
 // Where a sanitize operation stands, from the Sanitize Status log after our command.
 struct SanitizeProgress {
   enum class State { running, done, failed } state = State::running;

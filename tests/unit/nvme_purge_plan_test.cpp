@@ -4,6 +4,8 @@
 
 #include <gtest/gtest.h>
 
+#include <cerrno>
+
 namespace diskvet::devices {
 namespace {
 
@@ -233,6 +235,16 @@ TEST(NvmePurgePlan, SanitizeWaitsThreeTimesTheEstimateAtLeastTenMinutes) {
   EXPECT_DOUBLE_EQ(sanitize_timeout_s(s, NvmePurgeMethod::sanitize_crypto_erase), 600);
   s.block_erase_s = kNoEstimate;
   EXPECT_DOUBLE_EQ(sanitize_timeout_s(s, NvmePurgeMethod::sanitize_block_erase), 12 * 3600);
+}
+
+TEST(NvmePurgePlan, OnlyARefusalBeforeTheMediaLetsTheChainFallToDiscard) {
+  EXPECT_FALSE(purge_command_may_have_run(-EACCES));  // not root: never submitted
+  EXPECT_FALSE(purge_command_may_have_run(-ENOTTY));  // not an NVMe device
+  EXPECT_FALSE(purge_command_may_have_run(0x4002));   // Invalid Field in Command, DNR: the controller refused
+  EXPECT_FALSE(purge_command_may_have_run(0x10a));    // Invalid Format (command specific)
+  EXPECT_TRUE(purge_command_may_have_run(0x371));     // Host Aborted Command (path related): after a timeout
+  EXPECT_TRUE(purge_command_may_have_run(-EINTR));
+  EXPECT_TRUE(purge_command_may_have_run(-EIO));
 }
 
 }  // namespace
