@@ -42,6 +42,7 @@ std::string check_after(int fd, uint64_t size_before, bool& ok) {
   if (::ioctl(fd, BLKFLSBUF, 0) != 0) notes.push_back(fmt::format("BLKFLSBUF failed ({})", std::strerror(errno)));
   else notes.push_back("page cache dropped");
   if (::ioctl(fd, BLKRRPART, 0) == 0) notes.push_back("partitions re-read");
+  else if (errno == EBUSY) notes.push_back("partitions not re-read (the run holds the device exclusively)");
   else notes.push_back(fmt::format("partitions not re-read ({})", std::strerror(errno)));
   uint64_t size_after = 0;
   if (::ioctl(fd, BLKGETSIZE64, &size_after) != 0) {
