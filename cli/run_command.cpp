@@ -17,6 +17,7 @@
 #include "devices/discovery.hpp"
 #include "devices/health.hpp"
 #include "devices/write_gate.hpp"
+#include "runner/purge.hpp"
 #include "runner/target.hpp"
 #include "runner/report_file.hpp"
 #include "runner/report_json.hpp"
@@ -208,8 +209,8 @@ int run_suite_command(const RunCliOptions& o) {
     if (d.kind == devices::DeviceKind::other && d.model == "regular file") return std::nullopt;
     return devices::read_health(d);
   };
-  // hooks.nvme_purge: NVMe format/sanitize is not issued yet (needs the devices library's admin
-  // commands); the purge chain falls through to BLKDISCARD.
+  // Called by the runner only for targets the gate opened for writing; else discard, else none.
+  hooks.nvme_purge = purge_nvme;
   RunResult result;
   {
     RunProgress progress(o.quiet, isatty(STDERR_FILENO) != 0);

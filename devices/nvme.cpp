@@ -93,6 +93,46 @@ void apply(Device& d, const NvmeReading& r) {
   if (r.health.known) d.health = r.health;
 }
 
+std::optional<NvmePurgeInputs> read_nvme_purge_inputs(int fd) {
+  __u32 nsid = 0;
+  if (nvme_get_nsid(fd, &nsid) != 0 || nsid == 0) return std::nullopt;
+  struct nvme_id_ctrl id{};
+  if (nvme_identify_ctrl(fd, &id) != 0) return std::nullopt;
+  auto ctrl = parse_identify_controller(bytes(id));
+  if (!ctrl) return std::nullopt;
+  NvmePurgeInputs in;
+  in.controller = *ctrl;
+  in.nsid = nsid;
+  struct nvme_id_ns ns{};
+  if (nvme_identify_ns(fd, nsid, &ns) == 0) in.ns = parse_identify_namespace(bytes(ns));
+  struct nvme_ns_list list{};
+  static_assert(sizeof(list) == kIdentifyBytes);
+  if (nvme_identify_active_ns_list(fd, 0, &list) == 0) in.active_nsids = parse_namespace_list(bytes(list));
+  if (ctrl->namespace_management()) {
+    list = {};
+    if (nvme_identify_allocated_ns_list(fd, 0, &list) == 0) in.allocated_nsids = parse_namespace_list(bytes(list));
+  }
+  return in;
+}
+
+int send_nvme_admin(int fd, const NvmeAdminCommand& c, uint32_t timeout_ms) {
+  __u32 result = 0;
+  int rc = nvme_admin_passthru(fd, c.opcode, 0, 0, c.nsid, 0, 0, c.cdw10, 0, 0, 0, 0, 0, 0, nullptr, 0, nullptr, timeout_ms, &result);
+  return rc < 0 ? -errno : rc;
+}
+
+std::optional<NvmeSanitizeStatus> read_sanitize_status(int fd) {
+  struct nvme_sanitize_log_page log{};
+  static_assert(sizeof(log) == kLogPageBytes);
+  if (nvme_get_log_sanitize(fd, false, &log) != 0) return std::nullopt;
+  return parse_sanitize_log(bytes(log));
+}
+
+std::string nvme_status_words(int status) {
+  const char* s = nvme_status_to_string(status, false);
+  return fmt::format("NVMe status 0x{:x} ({})", status, s ? s : "unknown");
+}
+
 std::map<std::string, std::string> nvme_namespace_controllers() {
   std::map<std::string, std::string> out;
   std::unique_ptr<nvme_root, TreeFree> root(nvme_scan(nullptr));

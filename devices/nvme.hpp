@@ -9,6 +9,7 @@
 
 #include "devices/device.hpp"
 #include "devices/nvme_layout.hpp"
+#include "devices/nvme_purge_plan.hpp"
 
 namespace diskvet::devices {
 
@@ -25,6 +26,16 @@ std::optional<NvmeReading> read_nvme(const Device& d);
 
 // Fills identity (model, serial, firmware, vendor), NvmeFacts and health from a reading.
 void apply(Device& d, const NvmeReading& r);
+
+// Through an open namespace block device (the descriptor the protection gate holds): its NSID, and
+// Identify Controller, Identify Namespace and the active and allocated namespace lists, as
+// decide_nvme_purge needs them; nullopt when the descriptor is not an NVMe namespace.
+std::optional<NvmePurgeInputs> read_nvme_purge_inputs(int fd);
+// Sends one admin command that moves no data. Returns 0, the NVMe status (> 0), or -errno.
+int send_nvme_admin(int fd, const NvmeAdminCommand& c, uint32_t timeout_ms);
+std::optional<NvmeSanitizeStatus> read_sanitize_status(int fd);
+// An NVMe status (send_nvme_admin's positive return) in words, with its value.
+std::string nvme_status_words(int status);
 
 // Namespace block-device name -> a controller's name, over every subsystem's namespaces
 // (multipath heads) and every controller's own namespaces; empty without NVMe.

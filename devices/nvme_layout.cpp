@@ -52,6 +52,7 @@ std::optional<NvmeController> parse_identify_controller(std::span<const uint8_t>
   c.serial = ascii(b, 4, 20);                            // SN, bytes 23:04
   c.model = ascii(b, 24, 40);                            // MN, bytes 63:24
   c.firmware = ascii(b, 64, 8);                          // FR, bytes 71:64
+  c.cmic = b[76];                                        // CMIC, byte 76
   c.oacs = static_cast<uint16_t>(le(b, 256, 2));         // OACS, bytes 257:256
   c.warning_temp_k = static_cast<uint16_t>(le(b, 266, 2));   // WCTEMP, bytes 267:266
   c.critical_temp_k = static_cast<uint16_t>(le(b, 268, 2));  // CCTEMP, bytes 269:268
@@ -71,6 +72,8 @@ std::optional<NvmeNamespace> parse_identify_namespace(std::span<const uint8_t> b
   size_t count = size_t{b[25]} + 1;  // NLBAF is 0's based
   if (count > 64) count = 64;
   uint8_t flbas = b[26];
+  n.metadata_extended = flbas & 0x10;  // FLBAS bit 4
+  n.dps = b[29];                       // DPS, byte 29
   // FLBAS bits 3:0 are the format index; bits 6:5 its upper bits when more than 16 formats exist.
   n.lba_format_in_use = static_cast<uint8_t>((flbas & 0x0f) | (count > 16 ? ((flbas >> 5) & 0x3) << 4 : 0));
   n.nguid_hex = hex_or_empty(b, 104, 16);  // NGUID, bytes 119:104
@@ -95,6 +98,33 @@ std::optional<NvmeFirmwareSlots> parse_firmware_slot_log(std::span<const uint8_t
   s.next_reset_slot = (b[0] >> 4) & 0x7;  // AFI bits 6:4
   for (size_t slot = 0; slot < 7; ++slot) s.revisions.push_back(ascii(b, 8 + 8 * slot, 8));  // FRS1 at 15:8
   return s;
+}
+
+// Sanitize Status log page, 81h (Base Spec 2.0, "Sanitize Status").
+std::optional<NvmeSanitizeStatus> parse_sanitize_log(std::span<const uint8_t> b) {
+  if (b.size() < kLogPageBytes) return std::nullopt;
+  NvmeSanitizeStatus s;
+  s.progress = static_cast<uint16_t>(le(b, 0, 2));  // SPROG, bytes 1:0
+  uint16_t sstat = static_cast<uint16_t>(le(b, 2, 2));  // SSTAT, bytes 3:2
+  s.state = sstat & 0x7;
+  s.global_data_erased = sstat & 0x100;
+  s.cdw10 = static_cast<uint32_t>(le(b, 4, 4));           // SCDW10, bytes 7:4
+  s.overwrite_s = static_cast<uint32_t>(le(b, 8, 4));     // ETO, bytes 11:8
+  s.block_erase_s = static_cast<uint32_t>(le(b, 12, 4));  // ETBE, bytes 15:12
+  s.crypto_erase_s = static_cast<uint32_t>(le(b, 16, 4)); // ETCE, bytes 19:16
+  return s;
+}
+
+// Namespace List (Base Spec 2.0, 4.4.2): up to 1024 NSIDs in increasing order, zero filled after the last.
+std::optional<std::vector<uint32_t>> parse_namespace_list(std::span<const uint8_t> b) {
+  if (b.size() < kIdentifyBytes) return std::nullopt;
+  std::vector<uint32_t> ids;
+  for (size_t off = 0; off + 4 <= kIdentifyBytes; off += 4) {
+    uint32_t id = static_cast<uint32_t>(le(b, off, 4));
+    if (id == 0) break;
+    ids.push_back(id);
+  }
+  return ids;
 }
 
 // SMART / Health Information log page, 02h (Base Spec 2.0, Figure 207).

@@ -14,11 +14,12 @@
 namespace diskvet::devices {
 
 inline constexpr size_t kIdentifyBytes = 4096;
-inline constexpr size_t kLogPageBytes = 512;  // SMART / Health (02h) and Firmware Slot (03h)
+inline constexpr size_t kLogPageBytes = 512;  // SMART / Health (02h), Firmware Slot (03h), Sanitize Status (81h)
 
 struct NvmeController {
   uint16_t vendor_id = 0;
   std::string serial, model, firmware;
+  uint8_t cmic = 0;         // Controller Multi-Path I/O and Namespace Sharing Capabilities
   uint16_t oacs = 0;        // Optional Admin Command Support
   uint8_t fna = 0;          // Format NVM Attributes
   uint32_t sanicap = 0;     // Sanitize Capabilities
@@ -31,6 +32,10 @@ struct NvmeController {
   bool sanitize_crypto_erase() const { return sanicap & 0x1; }
   bool sanitize_block_erase() const { return sanicap & 0x2; }
   bool sanitize_overwrite() const { return sanicap & 0x4; }
+  bool may_have_other_controllers() const { return cmic & 0x2; }  // CMIC bit 1
+  bool format_applies_to_all_namespaces() const { return fna & 0x1; }        // FNA bit 0
+  bool secure_erase_applies_to_all_namespaces() const { return fna & 0x2; }  // FNA bit 1
+  bool format_crypto_erase_supported() const { return fna & 0x4; }           // FNA bit 2
 };
 
 struct NvmeLbaFormat {
@@ -45,6 +50,8 @@ struct NvmeNamespace {
   uint64_t used_blocks = 0;      // NUSE
   std::vector<NvmeLbaFormat> lba_formats;
   uint8_t lba_format_in_use = 0;  // FLBAS index
+  bool metadata_extended = false;  // FLBAS bit 4: metadata at the end of each block (Format NVM's MSET)
+  uint8_t dps = 0;                 // End-to-end Data Protection Type Settings (PI type bits 2:0, bit 3 first bytes)
   std::string nguid_hex, eui64_hex;  // empty when all zero
   uint32_t block_bytes() const {
     return lba_format_in_use < lba_formats.size() ? lba_formats[lba_format_in_use].data_bytes : 0;
@@ -57,10 +64,23 @@ struct NvmeFirmwareSlots {
   std::vector<std::string> revisions;  // slots 1..7; empty string: slot empty
 };
 
+// Sanitize Status log page, 81h (Base Spec 2.0, "Sanitize Status").
+inline constexpr uint32_t kNoEstimate = 0xffffffff;
+struct NvmeSanitizeStatus {
+  uint16_t progress = 0;  // SPROG: fraction done, numerator over 65536 (while in progress)
+  uint8_t state = 0;      // SSTAT bits 2:0: 0 never sanitized, 1 done, 2 in progress, 3 failed, 4 done without deallocation
+  bool global_data_erased = false;  // SSTAT bit 8
+  uint32_t cdw10 = 0;     // SCDW10: the Sanitize command that started the most recent operation
+  uint32_t overwrite_s = kNoEstimate, block_erase_s = kNoEstimate, crypto_erase_s = kNoEstimate;  // ETO, ETBE, ETCE
+};
+
 // Each returns nullopt when the buffer is shorter than the structure.
 std::optional<NvmeController> parse_identify_controller(std::span<const uint8_t> buf);
 std::optional<NvmeNamespace> parse_identify_namespace(std::span<const uint8_t> buf);
 std::optional<NvmeFirmwareSlots> parse_firmware_slot_log(std::span<const uint8_t> buf);
+std::optional<NvmeSanitizeStatus> parse_sanitize_log(std::span<const uint8_t> buf);
+// A Namespace List (Identify CNS 02h active, 10h allocated): ascending NSIDs, ended by a zero.
+std::optional<std::vector<uint32_t>> parse_namespace_list(std::span<const uint8_t> buf);
 // SMART / Health Information (log page 02h) into Health (known, source "nvme"); the controller's
 // WCTEMP/CCTEMP fill the thresholds when given. Problems are not judged here (evaluate_health).
 std::optional<Health> parse_smart_log(std::span<const uint8_t> buf, const NvmeController* ctrl = nullptr);

@@ -98,8 +98,19 @@ DeviceResult run_device(DevicePlan& d, const suites::Suite& suite, const RunOpti
 
   if (suite.purge && !stopped()) {
     ev.on_phase(PhaseEvent{dev, Phase::purge, "", -1, ""});
-    res.purge = purge(d, region, hooks);
-    ev.on_log(LogLevel::info, dev, "purge: " + res.purge.method + " (" + res.purge.detail + ")");
+    res.purge = purge(d, region, hooks, ev);
+    ev.on_log(res.purge.failed ? LogLevel::error : LogLevel::info, dev, "purge: " + res.purge.method + " (" + res.purge.detail + ")");
+    if (res.purge.failed) {
+      // A purge that started and did not finish leaves the device in no state worth measuring
+      // (a sanitize may still be running, failing every I/O): this device's run stops here.
+      res.facts.aborted = true;
+      res.facts.error = "purge " + res.purge.method + " did not complete: " + res.purge.detail;
+      if (hooks.read_health) res.health_after = hooks.read_health(d.device);
+      res.verdict = rollup_device({}, res.facts);
+      res.finished = utc_now_iso8601();
+      ev.on_device_verdict(DeviceVerdictEvent{dev, res.verdict});
+      return res;
+    }
   }
 
   const double limit_s = opt.precondition_limit_s.value_or(suite.precondition.limit_s);

@@ -138,7 +138,8 @@ json::object device_json(const DeviceResult& d) {
   o["completed"] = d.completed;
   o["health"] = json::object{{"before", health_json(d.health_before)}, {"after", health_json(d.health_after)},
                              {"delta", delta_json(d.health_before, d.health_after)}};
-  o["purge"] = json::object{{"requested", d.purge.requested}, {"method", d.purge.method}, {"detail", d.purge.detail}};
+  o["purge"] = json::object{{"requested", d.purge.requested}, {"method", d.purge.method}, {"detail", d.purge.detail},
+                            {"duration_s", d.purge.duration_s}, {"failed", d.purge.failed}};
   const PreconditionRecord& p = d.precondition;
   o["precondition"] = json::object{{"performed", p.performed}, {"reason", p.reason}, {"bytes_written", p.bytes_written},
                                    {"capacities_target", p.capacities_target}, {"capacities_written", p.capacities_written},

@@ -102,7 +102,12 @@ std::string render_report_text(const json::object& r) {
     for (const auto& p : arr(obj(health, "delta"), "problems"))
       if (p.is_string()) out += fmt::format("  health during the run: {}\n", std::string_view(p.get_string()));
     const json::value& purge = obj(dev, "purge");
-    if (flag(purge, "requested")) out += fmt::format("  purge: {} - {}\n", str(purge, "method"), str(purge, "detail"));
+    if (flag(purge, "requested")) {
+      const double took_s = num(purge, "duration_s");
+      out += fmt::format("  purge: {}{}{} - {}\n", str(purge, "method"), flag(purge, "failed") ? " FAILED" : "",
+                         took_s <= 0 ? "" : " in " + (took_s < 10 ? fmt::format("{:.2f}s", took_s) : format_duration(took_s)),
+                         str(purge, "detail"));
+    }
     const json::value& pre = obj(dev, "precondition");
     if (flag(pre, "performed"))
       out += fmt::format("  precondition: {:.2f} of {:.2f} capacities written ({}) in {}{}\n", num(pre, "capacities_written"),

@@ -23,13 +23,23 @@ struct DevicePlan {
   uint64_t rate_cap_iops = 0;  // total IOPS cap for every workload on this device (0: none)
 };
 
+// How far a long purge (a sanitize) is: fraction 0..1, the remaining time when known, a line of detail.
+using PurgeProgress = std::function<void(double fraction, std::optional<double> eta_s, const std::string& detail)>;
+
+// What an NVMe purge hook did: the record when the controller accepted a purge command (done or
+// failed), else why none was issued (the runner then tries discard and says so).
+struct NvmePurgeAnswer {
+  std::optional<PurgeRecord> record;
+  std::string why_not;
+};
+
 // Effects at the edges, supplied by the front end (the devices library implements them).
 struct RunHooks {
   // Health now; nullopt when no source is known. Called before and after the tests.
   std::function<std::optional<devices::Health>(const devices::Device&)> read_health;
-  // NVMe format with user-data erase or sanitize. Returns the record when it ran or failed;
-  // nullopt when not supported here (the runner then tries discard).
-  std::function<std::optional<PurgeRecord>(const devices::Device&, const Target&)> nvme_purge;
+  // NVMe sanitize or format with user-data erase, through the target the gate opened for writing
+  // (never called otherwise). See NvmePurgeAnswer; runner::purge_nvme is the devices library's.
+  std::function<NvmePurgeAnswer(const devices::Device&, const Target&, const PurgeProgress&)> nvme_purge;
 };
 
 struct RunOptions {

@@ -19,8 +19,12 @@ namespace diskvet::runner {
 
 struct PurgeRecord {
   bool requested = false;
-  std::string method = "none";  // "nvme-format", "nvme-sanitize", "discard", "none"
-  std::string detail;           // why this method, or what failed
+  // "nvme-sanitize-crypto-erase", "nvme-sanitize-block-erase", "nvme-format-crypto-erase",
+  // "nvme-format-user-data-erase" (devices/nvme_purge_plan.hpp), "discard", "none"
+  std::string method = "none";
+  std::string detail;      // why this method, or what failed
+  double duration_s = 0;   // the purge command(s), until done
+  bool failed = false;     // the method was issued but did not complete: the device's run stops there
 };
 
 struct PreconditionRecord {

@@ -8,6 +8,7 @@
 #include "devices/discovery.hpp"
 #include "devices/health.hpp"
 #include "devices/write_gate.hpp"
+#include "runner/purge.hpp"
 #include "runner/report_file.hpp"
 #include "runner/report_json.hpp"
 #include "runner/suite_run.hpp"
@@ -94,11 +95,12 @@ Result<std::unique_ptr<RunSession>> RunSession::start(const suites::Suite& suite
   std::string out = report_path_in(options.report_dir, suite.name);
   RunSession* self = s.get();
   self->thread_ = std::thread([self, plan = std::move(plan), out]() mutable {
-    RunHooks hooks;  // as the CLI's: health from the devices library; no NVMe purge yet (discard instead)
+    RunHooks hooks;  // as the CLI's: health and the NVMe purge from the devices library
     hooks.read_health = [](const devices::Device& d) -> std::optional<devices::Health> {
       if (d.kind == devices::DeviceKind::other && d.model == "regular file") return std::nullopt;
       return devices::read_health(d);
     };
+    hooks.nvme_purge = purge_nvme;
     RunResult result = run_suite(plan, hooks, self->events_);
     plan.devices.clear();  // release O_EXCL before the UI says the run is over
     result.notes.push_back("started from the terminal UI; consent given by typing each device's serial (or YES)");

@@ -28,6 +28,7 @@ Buffer identify_controller() {
   c.ascii(4, "deadbeef", 20);     // SN
   c.ascii(24, "QEMU NVMe Ctrl", 40);  // MN
   c.ascii(64, "8.0.0", 8);        // FR
+  c.b[76] = 0x02;                 // CMIC: the subsystem may have two or more controllers
   c.le(256, 0x000a, 2);           // OACS: Format NVM (bit 1) and Namespace Management (bit 3)
   c.le(266, 343, 2);              // WCTEMP 343 K = 69.85 C
   c.le(268, 373, 2);              // CCTEMP 373 K = 99.85 C
@@ -52,6 +53,10 @@ TEST(NvmeLayout, ParsesIdentifyController) {
   EXPECT_TRUE(c->sanitize_overwrite());
   EXPECT_EQ(c->namespace_count, 256u);
   EXPECT_EQ(c->fna, 0x04);
+  EXPECT_TRUE(c->format_crypto_erase_supported());
+  EXPECT_FALSE(c->format_applies_to_all_namespaces());
+  EXPECT_EQ(c->cmic, 0x02);
+  EXPECT_TRUE(c->may_have_other_controllers());
   EXPECT_EQ(c->warning_temp_k, 343);
 }
 
@@ -61,6 +66,8 @@ TEST(NvmeLayout, RejectsShortBuffers) {
   EXPECT_FALSE(parse_identify_namespace(small));
   EXPECT_FALSE(parse_smart_log(small));
   EXPECT_FALSE(parse_firmware_slot_log(small));
+  EXPECT_FALSE(parse_sanitize_log(small));
+  EXPECT_FALSE(parse_namespace_list(small));
 }
 
 TEST(NvmeLayout, ParsesIdentifyNamespaceAndTheFormatInUse) {
@@ -86,6 +93,17 @@ TEST(NvmeLayout, ParsesIdentifyNamespaceAndTheFormatInUse) {
   EXPECT_EQ(ns->block_bytes(), 4096u);
   EXPECT_EQ(ns->eui64_hex, "0807060504030201");
   EXPECT_EQ(ns->nguid_hex, "");
+}
+
+TEST(NvmeLayout, ReadsMetadataPlacementAndProtectionOfTheFormatInUse) {
+  Buffer n(kIdentifyBytes);
+  n.b[26] = 0x10;  // FLBAS: format 0, metadata at the end of each block (bit 4)
+  n.b[29] = 0x09;  // DPS: protection type 1, in the first bytes of the metadata (bit 3)
+  auto ns = parse_identify_namespace(n.b);
+  ASSERT_TRUE(ns);
+  EXPECT_EQ(ns->lba_format_in_use, 0);
+  EXPECT_TRUE(ns->metadata_extended);
+  EXPECT_EQ(ns->dps, 0x09);
 }
 
 TEST(NvmeLayout, UsesTheUpperFlbasBitsBeyondSixteenFormats) {
@@ -175,6 +193,35 @@ TEST(NvmeLayout, NamesEveryCriticalWarningBit) {
   EXPECT_EQ(words[0], "available spare below threshold");
   EXPECT_EQ(words[1], "reliability degraded by media or internal errors");
   EXPECT_TRUE(critical_warning_words(0).empty());
+}
+
+TEST(NvmeLayout, ParsesTheSanitizeStatusLog) {
+  Buffer s(kLogPageBytes);
+  s.le(0, 0x8000, 2);       // SPROG: half done
+  s.le(2, 0x0102, 2);       // SSTAT: in progress (2), global data erased (bit 8)
+  s.le(4, 0x0000000a, 4);   // SCDW10: block erase with unrestricted exit
+  s.le(8, 0xffffffff, 4);   // ETO: no estimate
+  s.le(12, 120, 4);         // ETBE
+  s.le(16, 5, 4);           // ETCE
+  auto st = parse_sanitize_log(s.b);
+  ASSERT_TRUE(st);
+  EXPECT_EQ(st->progress, 0x8000);
+  EXPECT_EQ(st->state, 2);
+  EXPECT_TRUE(st->global_data_erased);
+  EXPECT_EQ(st->cdw10, 0x0au);
+  EXPECT_EQ(st->overwrite_s, kNoEstimate);
+  EXPECT_EQ(st->block_erase_s, 120u);
+  EXPECT_EQ(st->crypto_erase_s, 5u);
+}
+
+TEST(NvmeLayout, ParsesANamespaceListUpToTheFirstZero) {
+  Buffer l(kIdentifyBytes);
+  l.le(0, 1, 4);
+  l.le(4, 3, 4);
+  l.le(12, 9, 4);  // after the terminating zero: not a namespace
+  auto ids = parse_namespace_list(l.b);
+  ASSERT_TRUE(ids);
+  EXPECT_EQ(*ids, (std::vector<uint32_t>{1, 3}));
 }
 
 }  // namespace

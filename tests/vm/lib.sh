@@ -36,8 +36,8 @@ vm_drive() {
 }
 
 # A small FAT disk labelled DISKVET holding the lab suites (lab-*.json; lab-suite.json: one short 4K
-# random-read workload, so a boot takes seconds, not the quick suite's minutes under TCG) and the lab
-# profiles (profiles/*.json); prints its path.
+# random-read workload, so a boot takes seconds, not the quick suite's minutes under TCG;
+# lab-purge-suite.json: the same after a purge) and the lab profiles (profiles/*.json); prints its path.
 vm_data_disk() {
   local f="$vm_dir/diskvet-data.img"
   truncate -s 16M "$f"

@@ -17,6 +17,7 @@
       health-raised SERIAL N         the run's health polls saw critical warning N raised mid-run (0 before, N after, first
                                      seen after the start) and the drive FAILs naming it with that time
       health-quiet SERIAL...         the drives were polled, never showed a critical warning and do not FAIL for health
+      purge SERIAL METHOD            the drive's purge in a diskvet run report used METHOD and did not fail
 
 Works on both report shapes: the image's fallback (diskvet_image_fallback: diskvet io per drive,
 nvme smart-log) and diskvet run's report, by looking for the drive's object by its serial.
@@ -215,6 +216,12 @@ def main(argv):
             if health:
                 fail(f"drive {serial}: fails for health: {health}")
             print(f"drive {serial}: {len(series)} health polls, no warning, verdict {d.get('verdict')}")
+    elif check == "purge":
+        serial, want = args[0], args[1]
+        p = run_device(report, serial).get("purge") or {}
+        if p.get("method") != want or p.get("failed"):
+            fail(f"drive {serial}: purge {p.get('method')} (failed: {p.get('failed')}), expected {want}: {p.get('detail')}")
+        print(f"drive {serial}: purge {want} in {p.get('duration_s', 0):.2f} s: {p.get('detail')}")
     else:
         fail("unknown check " + check)
 

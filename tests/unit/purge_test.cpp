@@ -1,0 +1,96 @@
+// The purge obeys the same consent as every write: a target not opened for writing through the
+// protection gate is never purged, and the NVMe purge is not even asked.
+#include "runner/purge.hpp"
+
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+
+#include "common/fd.hpp"
+#include "devices/nvme_purge.hpp"
+
+using namespace diskvet;
+using namespace diskvet::runner;
+
+namespace {
+
+class NoEvents final : public RunEvents {};
+
+// A 1 MiB file on disk (not tmpfs: O_DIRECT), removed afterwards.
+struct ScratchFile {
+  std::filesystem::path path;
+  ScratchFile() {
+    path = std::filesystem::temp_directory_path() / ("diskvet-purge-test-" + std::to_string(::getpid()) + ".img");
+    if (std::filesystem::exists("/var/tmp")) path = std::filesystem::path("/var/tmp") / path.filename();
+    std::ofstream(path, std::ios::binary) << std::string(1 << 20, 'x');
+  }
+  ~ScratchFile() { std::filesystem::remove(path); }
+};
+
+DevicePlan plan_for(Target t) {
+  devices::Device dev;
+  dev.path = t.info().path;
+  dev.kind = devices::DeviceKind::nvme;  // as if it were a namespace: only consent may stop the purge
+  return DevicePlan{dev, std::move(t), std::nullopt, {}, 0};
+}
+
+}  // namespace
+
+TEST(Purge, IsNotIssuedOnADeviceOpenedWithoutConsent) {
+  ScratchFile f;
+  auto t = Target::open(f.path.string(), /*writable=*/false);
+  ASSERT_TRUE(t.ok()) << t.error().message();
+  int asked = 0;
+  RunHooks hooks;
+  hooks.nvme_purge = [&](const devices::Device&, const Target&, const PurgeProgress&) {
+    ++asked;
+    return NvmePurgeAnswer{PurgeRecord{true, "nvme-format-user-data-erase", "", 0, false}, ""};
+  };
+  NoEvents ev;
+  PurgeRecord r = purge(plan_for(std::move(*t)), Region{0, 1 << 20}, hooks, ev);
+  EXPECT_EQ(asked, 0);
+  EXPECT_TRUE(r.requested);
+  EXPECT_EQ(r.method, "none");
+  EXPECT_NE(r.detail.find("not opened for writing"), std::string::npos) << r.detail;
+}
+
+TEST(Purge, TheDevicesLibraryRefusesADescriptorWithoutWriteAccess) {
+  ScratchFile f;
+  UniqueFd fd(::open(f.path.c_str(), O_RDONLY | O_CLOEXEC));
+  ASSERT_TRUE(fd.valid());
+  devices::NvmePurgeOutcome o = devices::nvme_purge(fd.get(), f.path.string());
+  EXPECT_FALSE(o.method);
+  EXPECT_FALSE(o.ok);
+  EXPECT_NE(o.detail.find("not opened for writing through the protection gate"), std::string::npos) << o.detail;
+}
+
+TEST(Purge, TheHookRefusesATargetWithoutConsent) {
+  ScratchFile f;
+  auto t = Target::open(f.path.string(), /*writable=*/false);
+  ASSERT_TRUE(t.ok()) << t.error().message();
+  NvmePurgeAnswer a = purge_nvme(devices::Device{}, *t, {});
+  EXPECT_FALSE(a.record);
+  EXPECT_NE(a.why_not.find("not opened for writing"), std::string::npos) << a.why_not;
+}
+
+TEST(Purge, AWritableRegularFileIsNeitherFormattedNorDiscarded) {
+  ScratchFile f;
+  auto t = Target::open(f.path.string(), /*writable=*/true);
+  ASSERT_TRUE(t.ok()) << t.error().message();
+  int asked = 0;
+  RunHooks hooks;
+  hooks.nvme_purge = [&](const devices::Device&, const Target&, const PurgeProgress&) {
+    ++asked;
+    return NvmePurgeAnswer{};
+  };
+  NoEvents ev;
+  PurgeRecord r = purge(plan_for(std::move(*t)), Region{0, 1 << 20}, hooks, ev);
+  EXPECT_EQ(asked, 0);
+  EXPECT_EQ(r.method, "none");
+  EXPECT_NE(r.detail.find("regular file"), std::string::npos) << r.detail;
+}
