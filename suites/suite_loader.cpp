@@ -43,6 +43,21 @@ void read_workload_keys(StrictReader& r, Workload& w) {
     if (!b) r.fail("engine", fmt::format("'{}' is not an engine", engine), "use io_uring, psync or null");
     else w.engine = *b;
   }
+  std::string cpus;
+  r.string("cpus_allowed", cpus);
+  if (!cpus.empty()) {
+    auto set = runner::CpuSet::parse(cpus);
+    if (!set) r.fail("cpus_allowed", fmt::format("'{}' is not a CPU list", cpus), "e.g. 0-3,6");
+    else w.cpus = *set;
+  }
+  std::string policy;
+  r.string("cpus_allowed_policy", policy);
+  if (policy == "split") w.cpus_policy = runner::CpuPolicy::split;
+  else if (policy == "shared") w.cpus_policy = runner::CpuPolicy::shared;
+  else if (!policy.empty()) r.fail("cpus_allowed_policy", fmt::format("'{}' is not a policy", policy), "use shared or split");
+  double spin_s = w.spin_us / 1e6;
+  r.duration("spin", spin_s, 0, 1);
+  w.spin_us = static_cast<uint32_t>(spin_s * 1e6 + 0.5);
 }
 
 }  // namespace

@@ -114,6 +114,21 @@ TEST(SuiteLoader, AcceptsAMinimalSuiteWithEngineDefaults) {
   EXPECT_EQ(s->tests[0].workloads[0].bs_bytes, 4096u);
 }
 
+TEST(SuiteLoader, ReadsJobPlacementAndCompletionPollingInFiosNames) {
+  auto s = parse_suite(R"({"name": "t", "defaults": {"cpus_allowed": "0-1,3", "cpus_allowed_policy": "split"},
+                           "tests": [{"id": "a", "workloads": [{"rw": "randread", "spin": "20us"}]}]})", "t.json");
+  ASSERT_TRUE(s.ok()) << s.error().message();
+  const auto& w = s->tests[0].workloads[0];
+  EXPECT_EQ(w.cpus.cpus, (std::vector<uint32_t>{0, 1, 3}));
+  EXPECT_EQ(w.cpus_policy, runner::CpuPolicy::split);
+  EXPECT_EQ(w.spin_us, 20u);
+  EXPECT_NE(suite_error(R"({"name": "t", "tests": [{"id": "a", "workloads": [{"cpus_allowed": "two"}]}]})").find("tests[0].workloads[0].cpus_allowed"),
+            std::string::npos);
+  EXPECT_NE(suite_error(R"({"name": "t", "tests": [{"id": "a", "workloads": [{"cpus_allowed_policy": "spread"}]}]})").find("not a policy"),
+            std::string::npos);
+  EXPECT_NE(suite_error(R"({"name": "t", "tests": [{"id": "a", "workloads": [{"spin": "2s"}]}]})").find("spin"), std::string::npos);
+}
+
 TEST(ProfileLoader, LoadsTheShippedProfiles) {
   auto all = builtin_profiles();
   ASSERT_TRUE(all.ok()) << all.error().message();
