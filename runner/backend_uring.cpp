@@ -15,12 +15,13 @@ Result<UringBackend> UringBackend::create(int fd, uint32_t depth, uint32_t bs_by
   b.buffers_ = std::move(*pool);
 
   // Newest flags first; older kernels reject them with EINVAL and we fall back. A polling ring
-  // must have completions posted while the job spins in user space: no deferred or cooperative
-  // task work (both wait for the task to enter the kernel).
+  // must show completions while the job spins in user space: deferred task work with the task-run
+  // flag (6.1+), else plain task work, posted by IPI (never cooperative: that waits for an enter).
   b.spin_ns_ = spin_ns;
+  constexpr unsigned kDeferred = IORING_SETUP_SINGLE_ISSUER | IORING_SETUP_DEFER_TASKRUN;
   const std::vector<unsigned> candidates =
-      spin_ns ? std::vector<unsigned>{IORING_SETUP_SINGLE_ISSUER, 0}
-              : std::vector<unsigned>{IORING_SETUP_SINGLE_ISSUER | IORING_SETUP_DEFER_TASKRUN, IORING_SETUP_COOP_TASKRUN, 0};
+      spin_ns ? std::vector<unsigned>{kDeferred | IORING_SETUP_TASKRUN_FLAG, IORING_SETUP_SINGLE_ISSUER, 0}
+              : std::vector<unsigned>{kDeferred, IORING_SETUP_COOP_TASKRUN, 0};
   int rc = -EINVAL;
   for (unsigned flags : candidates) {
     io_uring_params p{};

@@ -40,13 +40,21 @@ class UringBackend {
   int submit_and_wait(unsigned wait_nr) {
     ++syscalls_;
     if (spin_ns_ == 0) return io_uring_submit_and_wait(&ring_, wait_nr);
-    // Polling: submit, then watch the completion ring. The ring has neither deferred nor cooperative
-    // task work, so the kernel posts a completion with an IPI while we spin, without a syscall.
+    // Polling: submit, then watch the rings from user space. On a deferred-task-work ring with the
+    // task-run flag, a completion only sets a flag word (no IPI, no wake-up): spin until it or a
+    // posted completion shows, then one enter runs the deferred work. On older rings completions
+    // are posted by IPI and the completion ring itself is watched.
     int rc = io_uring_submit(&ring_);
     if (rc < 0) return rc;
     uint64_t deadline = 0;
     for (unsigned i = 0;; ++i) {
       if (io_uring_cq_ready(&ring_) >= wait_nr) return rc;
+      if (IO_URING_READ_ONCE(*ring_.sq.kflags) & IORING_SQ_TASKRUN) {
+        ++syscalls_;
+        int g = io_uring_get_events(&ring_);
+        if (g < 0 && g != -EINTR && g != -EAGAIN) return g;
+        continue;
+      }
       if ((i & 31) == 31) {  // the clock only every 32 polls: a poll is ~1 ns, a clock read ~20
         uint64_t t = now_ns();
         if (deadline == 0) deadline = t + spin_ns_;

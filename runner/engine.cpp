@@ -142,8 +142,12 @@ bool all_done(const std::vector<std::unique_ptr<JobSlot>>& jobs) {
 
 }  // namespace
 
-Result<Measurement> run_workload(const Workload& w, const Target& target, RunControl control) {
+Result<Measurement> run_workload(const Workload& asked, const Target& target, RunControl control) {
   static const std::atomic<bool> never{false};
+  Workload w = asked;
+  // On a single CPU a spinning job would keep the completion path (a kernel worker, an interrupt
+  // thread) off the CPU it needs: there the job sleeps, and the measurement's options say so.
+  if (w.spin_us && (w.cpus.empty() ? CpuSet::allowed_now() : w.cpus).cpus.size() < 2) w.spin_us = 0;
   const std::atomic<bool>& caller_stop = control.stop ? *control.stop : never;
   if (writes(w.rw) && !target.writable() && w.engine != BackendKind::null)
     return safety_error(target.info().path, "opened read-only, cannot run a write workload");

@@ -5,6 +5,7 @@
 
 #include <ctime>
 #include <thread>
+#include <utility>
 
 #include "runner/outliers.hpp"
 
@@ -45,9 +46,16 @@ RunResult run_suite(RunPlan& plan, const RunHooks& hooks, RunEvents& sink) {
   r.started = utc_now_iso8601();
   r.devices.resize(plan.devices.size());
   if (plan.options.parallel && plan.devices.size() > 1) {
+    // Jobs that poll their completions would spin against each other for the host's cores: in a
+    // shelf run every job sleeps while it waits, and the report says so.
+    suites::Suite suite = plan.suite;
+    bool spun = false;
+    for (auto& t : suite.tests)
+      for (auto& w : t.workloads) spun = std::exchange(w.spin_us, 0u) != 0 || spun;
+    if (spun) r.notes.push_back("completion polling (spin) was off: devices in parallel would spin against each other for the CPUs");
     std::vector<std::thread> threads;
     for (size_t i = 0; i < plan.devices.size(); ++i)
-      threads.emplace_back([&, i] { r.devices[i] = run_device(plan.devices[i], plan.suite, plan.options, hooks, events); });
+      threads.emplace_back([&, i] { r.devices[i] = run_device(plan.devices[i], suite, plan.options, hooks, events); });
     for (auto& t : threads) t.join();
     r.notes.push_back("devices ran in parallel (--parallel): they shared the host's CPU and buses");
   } else {

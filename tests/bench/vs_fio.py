@@ -17,10 +17,12 @@ import sys
 HERE = os.path.dirname(os.path.abspath(__file__))
 DISKVET = os.environ.get("DISKVET", os.path.join(HERE, "..", "..", "build", "cli", "diskvet"))
 
-# name, rw, bs, iodepth, numjobs, extra fio options
+# name, rw, bs, iodepth, numjobs, extra fio options (diskvet takes the same, in its spelling)
 CASES = [
     ("randread-4k-qd1", "randread", "4k", 1, 1, []),
+    ("randread-4k-qd1-pinned", "randread", "4k", 1, 1, ["--cpus_allowed=1"]),
     ("randread-4k-qd32", "randread", "4k", 32, 1, []),
+    ("randread-4k-qd32-pinned", "randread", "4k", 32, 1, ["--cpus_allowed=1"]),
     ("read-64k-qd8", "read", "64k", 8, 1, []),
     ("randrw-8k-70-qd16", "randrw", "8k", 16, 1, ["--rwmixread=70"]),
     ("null-4k-qd1", "randread", "4k", 1, 1, []),
@@ -55,7 +57,7 @@ def diskvet_cmd(case, target, runtime, null):
     cmd += ["--engine", "null"] if null else ["--filename", target, "--destroy-data", target]
     for e in extra:
         k, v = e.split("=")
-        cmd += [k, v]
+        cmd += [k.replace("_", "-"), v]
     return cmd
 
 
@@ -113,7 +115,7 @@ def main():
             line = (f"{case[0]:<20} diskvet {d['iops']:>11,.0f} IOPS  fio {f['iops']:>11,.0f} IOPS  "
                     f"ratio {d['iops'] / f['iops']:.3f}  cpu/io {d['cpu_ns_per_io']:.0f} vs {f['cpu_ns_per_io']:.0f} ns "
                     f"({d['cpu_ns_per_io'] / f['cpu_ns_per_io']:.2f}x)")
-            if case[3] == 1 and not null:
+            if case[3] == 1 and not null:  # QD1: latency matters
                 line += (f"  p50 {d['p50_ns'] / 1e3:.2f} vs {f['p50_ns'] / 1e3:.2f} us ({d['p50_ns'] / f['p50_ns']:.3f})"
                          f"  p99 {d['p99_ns'] / 1e3:.2f} vs {f['p99_ns'] / 1e3:.2f} us ({d['p99_ns'] / f['p99_ns']:.3f})")
             if "fio-defaults" in med:

@@ -114,6 +114,15 @@ TEST(SuiteLoader, AcceptsAMinimalSuiteWithEngineDefaults) {
   EXPECT_EQ(s->tests[0].workloads[0].bs_bytes, 4096u);
 }
 
+TEST(SuiteLoader, ShippedLatencyTestsPollTheirCompletions) {
+  for (const char* name : {"quick", "acceptance"}) {
+    auto s = builtin_suite(name);
+    ASSERT_TRUE(s.ok()) << s.error().message();
+    for (const auto& t : s->tests)
+      for (const auto& w : t.workloads) EXPECT_EQ(w.spin_us != 0, t.id == "latency-qd1") << name << " " << t.id;
+  }
+}
+
 TEST(SuiteLoader, ReadsJobPlacementAndCompletionPollingInFiosNames) {
   auto s = parse_suite(R"({"name": "t", "defaults": {"cpus_allowed": "0-1,3", "cpus_allowed_policy": "split"},
                            "tests": [{"id": "a", "workloads": [{"rw": "randread", "spin": "20us"}]}]})", "t.json");

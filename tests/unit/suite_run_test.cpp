@@ -222,3 +222,42 @@ TEST(SuiteRun, WithoutSteadyStateTheSweepVerdictReadsTheKneeStepItself) {
   EXPECT_EQ(sweep.workload.iodepth, sweep.sweep[*sweep.knee].iodepth);
   EXPECT_EQ(first(rec.phases, Phase::steady_state), rec.phases.size()) << "no round ran";
 }
+
+TEST(SuiteRun, DevicesInParallelDoNotSpinAgainstEachOtherAndTheReportSaysSo) {
+  auto suite = suites::parse_suite(R"({
+    "name": "spin", "region": "4m",
+    "probe": {"enabled": false}, "precondition": {"enabled": false}, "steady_state": {"enabled": false},
+    "defaults": {"runtime": "0.2s", "ramp": "0s", "engine": "io_uring", "interval": "0.1s"},
+    "tests": [{"id": "latency-qd1", "workloads": [{"rw": "randread", "bs": "4k", "iodepth": 1, "spin": "50us"}]}]
+  })", "spin.json");
+  ASSERT_TRUE(suite.ok()) << suite.error().message();
+  RunPlan plan;
+  plan.suite = *suite;
+  plan.options.parallel = true;
+  std::vector<std::string> paths;
+  for (const char* name : {"a", "b"}) {
+    paths.push_back((std::filesystem::current_path() / fmt::format("diskvet-spin-{}-{}.img", name, getpid())).string());
+    auto file = Target::open(paths.back(), false, 4u << 20);
+    if (!file) {
+      for (const auto& p : paths) std::filesystem::remove(p);
+      GTEST_SKIP() << "no O_DIRECT scratch file here: " << file.error().message();
+    }
+    devices::Device dev;
+    dev.path = paths.back();
+    plan.devices.push_back(DevicePlan{dev, std::move(*file), std::nullopt, "", 0});
+  }
+  Recorder rec;
+  RunResult r = run_suite(plan, RunHooks{}, rec);
+  for (const auto& p : paths) std::filesystem::remove(p);
+  ASSERT_EQ(r.devices.size(), 2u);
+  for (const auto& d : r.devices) {
+    const WorkloadRecord& w = d.tests.at(0).workloads.at(0);
+    EXPECT_TRUE(w.ran) << w.error;
+    EXPECT_GT(w.result.total_ios(), 0u);
+    EXPECT_EQ(w.result.workload.spin_us, 0u);
+  }
+  bool said = false;
+  for (const auto& n : r.notes) said = said || n.find("spin") != std::string::npos;
+  EXPECT_TRUE(said);
+  EXPECT_EQ(plan.suite.tests[0].workloads[0].spin_us, 50u) << "the plan itself is left alone";
+}
