@@ -17,10 +17,12 @@ import sys
 HERE = os.path.dirname(os.path.abspath(__file__))
 DISKVET = os.environ.get("DISKVET", os.path.join(HERE, "..", "..", "build", "cli", "diskvet"))
 
-# name, rw, bs, iodepth, numjobs, extra fio options (diskvet takes the same, in its spelling)
+# name, rw, bs, iodepth, numjobs, extra fio options (diskvet takes the same, in its spelling;
+# "dv:" marks an option only diskvet has, such as --spin: fio then runs as it is)
 CASES = [
     ("randread-4k-qd1", "randread", "4k", 1, 1, []),
     ("randread-4k-qd1-pinned", "randread", "4k", 1, 1, ["--cpus_allowed=1"]),
+    ("randread-4k-qd1-spin", "randread", "4k", 1, 1, ["dv:--spin=100us"]),
     ("randread-4k-qd32", "randread", "4k", 32, 1, []),
     ("randread-4k-qd32-pinned", "randread", "4k", 32, 1, ["--cpus_allowed=1"]),
     ("read-64k-qd8", "read", "64k", 8, 1, []),
@@ -56,7 +58,7 @@ def diskvet_cmd(case, target, runtime, null):
            "--runtime", f"{runtime}s", "--ramp-time", "1s", "--json"]
     cmd += ["--engine", "null"] if null else ["--filename", target, "--destroy-data", target]
     for e in extra:
-        k, v = e.split("=")
+        k, v = e.removeprefix("dv:").split("=")
         cmd += [k.replace("_", "-"), v]
     return cmd
 
@@ -65,7 +67,7 @@ def fio_cmd(case, target, runtime, null, defaults=False):
     name, rw, bs, depth, jobs, extra = case
     cmd = ["fio", "--name=bench", f"--rw={rw}", f"--bs={bs}", f"--iodepth={depth}", f"--numjobs={jobs}",
            "--time_based", f"--runtime={runtime}", "--ramp_time=1", "--group_reporting",
-           "--lat_percentiles=1", "--output-format=json"] + extra
+           "--lat_percentiles=1", "--output-format=json"] + [e for e in extra if not e.startswith("dv:")]
     if null:
         cmd += ["--ioengine=null", "--size=1g"]
     else:
