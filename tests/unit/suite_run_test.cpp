@@ -60,6 +60,29 @@ class Recorder final : public RunEvents {
   std::vector<VerdictStatus> device_verdicts;
 };
 
+// One 4 MiB O_DIRECT scratch file per name in the current directory, added to the plan as a device;
+// removed when this goes out of scope. why_not says why not, where the file system refuses O_DIRECT.
+struct ScratchDevices {
+  std::vector<std::string> paths;
+  std::string why_not;
+  ScratchDevices(RunPlan& plan, std::initializer_list<const char*> names) {
+    for (const char* name : names) {
+      paths.push_back((std::filesystem::current_path() / fmt::format("diskvet-suite-run-{}-{}.img", name, getpid())).string());
+      auto file = Target::open(paths.back(), false, 4u << 20);
+      if (!file) {
+        why_not = "no O_DIRECT scratch file here: " + file.error().message();
+        return;
+      }
+      devices::Device dev;
+      dev.path = paths.back();
+      plan.devices.push_back(DevicePlan{dev, std::move(*file), std::nullopt, "", 0});
+    }
+  }
+  ~ScratchDevices() {
+    for (const auto& p : paths) std::filesystem::remove(p);
+  }
+};
+
 size_t first(const std::vector<Phase>& v, Phase p) {
   for (size_t i = 0; i < v.size(); ++i)
     if (v[i] == p) return i;
@@ -160,22 +183,12 @@ TEST(SuiteRun, ADeviceReturningIoErrorsFailsNamingTheFirstWhileTheOtherDevicesCo
   ASSERT_TRUE(suite.ok()) << suite.error().message();
   RunPlan plan;
   plan.suite = *suite;
-  std::vector<std::string> paths;
-  for (const char* name : {"sick", "well"}) {
-    paths.push_back((std::filesystem::current_path() / fmt::format("diskvet-io-error-{}-{}.img", name, getpid())).string());
-    auto file = Target::open(paths.back(), false, 4u << 20);
-    if (!file) {
-      for (const auto& p : paths) std::filesystem::remove(p);
-      GTEST_SKIP() << "no O_DIRECT scratch file here: " << file.error().message();
-    }
-    devices::Device dev;
-    dev.path = paths.back();
-    plan.devices.push_back(DevicePlan{dev, std::move(*file), std::nullopt, "", 0});
-  }
+  ScratchDevices scratch(plan, {"sick", "well"});
+  if (!scratch.why_not.empty()) GTEST_SKIP() << scratch.why_not;
+  const auto& paths = scratch.paths;
   ASSERT_EQ(::truncate(paths[0].c_str(), 2u << 20), 0);
   Recorder rec;
   RunResult r = run_suite(plan, RunHooks{}, rec);
-  for (const auto& p : paths) std::filesystem::remove(p);
 
   const DeviceResult& d = r.devices[0];
   EXPECT_TRUE(d.completed);
@@ -234,21 +247,10 @@ TEST(SuiteRun, DevicesInParallelDoNotSpinAgainstEachOtherAndTheReportSaysSo) {
   RunPlan plan;
   plan.suite = *suite;
   plan.options.parallel = true;
-  std::vector<std::string> paths;
-  for (const char* name : {"a", "b"}) {
-    paths.push_back((std::filesystem::current_path() / fmt::format("diskvet-spin-{}-{}.img", name, getpid())).string());
-    auto file = Target::open(paths.back(), false, 4u << 20);
-    if (!file) {
-      for (const auto& p : paths) std::filesystem::remove(p);
-      GTEST_SKIP() << "no O_DIRECT scratch file here: " << file.error().message();
-    }
-    devices::Device dev;
-    dev.path = paths.back();
-    plan.devices.push_back(DevicePlan{dev, std::move(*file), std::nullopt, "", 0});
-  }
+  ScratchDevices scratch(plan, {"a", "b"});
+  if (!scratch.why_not.empty()) GTEST_SKIP() << scratch.why_not;
   Recorder rec;
   RunResult r = run_suite(plan, RunHooks{}, rec);
-  for (const auto& p : paths) std::filesystem::remove(p);
   ASSERT_EQ(r.devices.size(), 2u);
   for (const auto& d : r.devices) {
     const WorkloadRecord& w = d.tests.at(0).workloads.at(0);
