@@ -39,6 +39,7 @@ struct IoOptions {
   std::string cpus_allowed;
   std::string cpus_policy = "shared";
   std::string spin = "0";
+  uint32_t batch_submit = 1;
   std::vector<std::string> destroy;
   bool json = false;
   bool quiet = false;
@@ -104,6 +105,7 @@ Result<Workload> to_workload(const IoOptions& o) {
     w.io_limit_bytes = *io_size;
   }
   w.rate_iops = o.rate_iops;
+  w.iodepth_batch_submit = o.batch_submit;
   if (!o.cpus_allowed.empty()) {
     auto cpus = CpuSet::parse(o.cpus_allowed);
     if (!cpus) return cpus.error();
@@ -189,6 +191,9 @@ Action register_io(CLI::App& app) {
   io->add_option("--rw", o->rw, "read | write | randread | randwrite | rw | randrw")->capture_default_str();
   io->add_option("--bs", o->bs, "Block size (multiple of the logical block size)")->capture_default_str();
   io->add_option("--iodepth", o->iodepth, "I/Os in flight per job")->capture_default_str();
+  io->add_option("--iodepth-batch-submit,--iodepth_batch_submit,--iodepth_batch", o->batch_submit,
+                 "Submit every N staged I/Os (fio's iodepth_batch_submit; 1 feeds the device soonest)")
+      ->capture_default_str();
   io->add_option("--numjobs", o->numjobs, "Jobs (threads), each with its own ring and descriptor")->capture_default_str();
   io->add_option("--runtime", o->runtime, "Measured time after the ramp (10s, 2m, 1h)")->capture_default_str();
   io->add_option("--ramp-time,--ramp_time", o->ramp, "Run this long before measuring")->capture_default_str();

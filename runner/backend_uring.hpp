@@ -37,6 +37,11 @@ class UringBackend {
     sqe->flags |= IOSQE_FIXED_FILE;
     io_uring_sqe_set_data64(sqe, slot);
   }
+  // Submits what is staged, without waiting (one system call).
+  void submit() {
+    ++syscalls_;
+    io_uring_submit(&ring_);
+  }
   int submit_and_wait(unsigned wait_nr) {
     ++syscalls_;
     if (spin_ns_ == 0) return io_uring_submit_and_wait(&ring_, wait_nr);

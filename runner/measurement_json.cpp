@@ -98,6 +98,7 @@ json::object job_json(const Measurement& m, std::string_view jobname, std::strin
     opts["cpus_allowed_policy"] = to_string(w.cpus_policy);
   }
   if (w.spin_us) opts["spin_us"] = w.spin_us;
+  opts["iodepth_batch_submit"] = w.iodepth_batch_submit;
   job["job options"] = std::move(opts);
   job["read"] = direction_json(m, Direction::read);
   job["write"] = direction_json(m, Direction::write);

@@ -200,3 +200,19 @@ TEST(EngineOnFile, OnOneCpuAJobSleepsInsteadOfSpinningAndTheOptionsSaySo) {
   EXPECT_EQ(m.total_ios(), 256u);
   EXPECT_EQ(m.workload.spin_us, 0u) << "a spinning job would keep the completion path off its only CPU";
 }
+
+TEST(EngineOnFile, EachIoSubmittedAloneOrInBatchesCountsTheSameAndSubmitsAsAsked) {
+  ScratchFile f("engine-batch");
+  auto t = Target::open(f.path(), true, 16 << 20);
+  ASSERT_TRUE(t) << t.error().message();
+  for (uint32_t batch : {1u, 4u, 64u}) {
+    Workload w = limited(Pattern::randread, BackendKind::io_uring, 4 << 20);
+    w.iodepth = 16;
+    w.iodepth_batch_submit = batch;
+    Measurement m = run_on(*t, w);
+    EXPECT_EQ(m.total_ios(), 1024u) << "batch " << batch;
+    EXPECT_EQ(m.io_errors, 0u);
+    // One I/O per submit: at least one system call per I/O, whatever the waits add.
+    if (batch == 1) EXPECT_GE(m.syscalls, m.ios_issued);
+  }
+}
