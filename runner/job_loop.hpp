@@ -1,6 +1,6 @@
 // The hot loop of one job: keep `depth` I/Os in flight on one backend, stamp time once per submit
-// batch and once per reap batch, and count only what completes inside the measured window.
-// Nothing here allocates, locks or makes a syscall beyond the backend's submit-and-wait.
+// (batch) and once per reap batch, and count only what completes inside the measured window.
+// Nothing here allocates, locks or makes a syscall beyond the backend's submit and submit-and-wait.
 #pragma once
 
 #include <sched.h>
@@ -152,6 +152,7 @@ void run_job(B& backend, const JobPlan& plan, const Timeline& tl, const std::ato
         if (++staged == plan.batch_submit) {
           staged = 0;
           backend.submit();
+          t = now_ns();  // the next I/O's latency starts at its own submit, not this one's
         }
       }
     }

@@ -24,6 +24,7 @@ TEST(EngineOnLoop, ReadsABlockDeviceAndCountsEveryIo) {
   EXPECT_EQ(t->info().size_bytes, 64u << 20);
   Workload w;
   w.iodepth = 32;
+  w.iodepth_batch_submit = 8;  // batched: fewer system calls than I/Os, whatever the waits add
   w.numjobs = 2;
   w.io_limit_bytes = 32 << 20;
   w.runtime_s = 600;
