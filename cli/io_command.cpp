@@ -192,7 +192,7 @@ Action register_io(CLI::App& app) {
   io->add_option("--bs", o->bs, "Block size (multiple of the logical block size)")->capture_default_str();
   io->add_option("--iodepth", o->iodepth, "I/Os in flight per job")->capture_default_str();
   io->add_option("--iodepth-batch-submit,--iodepth_batch_submit,--iodepth_batch", o->batch_submit,
-                 "Submit every N staged I/Os (fio's iodepth_batch_submit; 1 feeds the device soonest)")
+                 "Submit every N staged I/Os (fio's iodepth_batch_submit; 1 feeds the device soonest, 0 submits with each wait)")
       ->capture_default_str();
   io->add_option("--numjobs", o->numjobs, "Jobs (threads), each with its own ring and descriptor")->capture_default_str();
   io->add_option("--runtime", o->runtime, "Measured time after the ramp (10s, 2m, 1h)")->capture_default_str();

@@ -34,7 +34,7 @@ std::vector<JobPlan> plan_jobs(const Workload& w) {
       p.region_blocks = share;
     }
     p.rate_iops = w.rate_iops;
-    p.batch_submit = std::min(w.iodepth_batch_submit, p.depth);
+    p.batch_submit = std::min(w.iodepth_batch_submit, p.depth);  // 0: with each wait
     p.io_limit_bytes = w.io_limit_bytes ? (w.io_limit_bytes + w.numjobs - 1) / w.numjobs : 0;
     p.seed = w.seed * 0x9e3779b97f4a7c15 + j + 1;
     plans.push_back(p);

@@ -27,7 +27,7 @@ struct JobPlan {
   uint64_t region_offset_bytes = 0;  // random: the whole region; sequential: this job's share
   uint64_t region_blocks = 1;        // in units of bs_bytes
   uint64_t rate_iops = 0;
-  uint32_t batch_submit = 1;        // stage this many, then submit (fio's iodepth_batch_submit)
+  uint32_t batch_submit = 0;        // stage this many, then submit (fio's iodepth_batch_submit); 0: with the wait
   uint64_t io_limit_bytes = 0;  // this job's share; 0 = none
   uint64_t seed = 1;
 };
@@ -149,7 +149,7 @@ void run_job(B& backend, const JobPlan& plan, const Timeline& tl, const std::ato
       // device is fed while the rest of the reaped slots are refilled (fio's order, and on a loop
       // device 10-15% more IOPS at QD32 than one submit per reap batch).
       if constexpr (requires { backend.submit(); }) {
-        if (++staged == plan.batch_submit) {
+        if (plan.batch_submit && ++staged == plan.batch_submit) {
           staged = 0;
           backend.submit();
           t = now_ns();  // the next I/O's latency starts at its own submit, not this one's

@@ -63,9 +63,9 @@ Result<Workload> validate(Workload w, uint64_t target_size, uint32_t lbs) {
                        fmt::format("use a multiple of {}, e.g. 4k", lbs));
   if (w.bs_bytes > 64u << 20) return usage_error("--bs", "block size above 64MiB", "use at most 64m");
   if (w.iodepth == 0 || w.iodepth > 4096) return usage_error("--iodepth", fmt::format("{} is outside 1..4096", w.iodepth));
-  if (w.iodepth_batch_submit == 0 || w.iodepth_batch_submit > 4096)
-    return usage_error("--iodepth-batch-submit", fmt::format("{} is outside 1..4096", w.iodepth_batch_submit),
-                       "1 (fio's default) submits each I/O as soon as its slot is free; more than iodepth means iodepth");
+  if (w.iodepth_batch_submit > 4096)
+    return usage_error("--iodepth-batch-submit", fmt::format("{} is outside 0..4096", w.iodepth_batch_submit),
+                       "1 (fio's default) submits each I/O as soon as its slot is free; 0 with each wait");
   if (w.numjobs == 0 || w.numjobs > 256) return usage_error("--numjobs", fmt::format("{} is outside 1..256", w.numjobs));
   if (w.rwmixread_pct > 100) return usage_error("--rwmixread", fmt::format("{} is not a percentage", w.rwmixread_pct));
   if (!(w.runtime_s > 0) || !std::isfinite(w.runtime_s)) return usage_error("--runtime", "must be a positive duration", "e.g. 10s");
@@ -109,7 +109,8 @@ std::string fio_command_line(const Workload& w, std::string_view filename) {
   if (split) cmd += fmt::format(" --size={} --offset_increment={}", w.size_bytes / w.numjobs, w.size_bytes / w.numjobs);
   else if (w.size_bytes) cmd += fmt::format(" --size={}", w.size_bytes);
   if (w.rate_iops) cmd += fmt::format(" --rate_iops={}", w.rate_iops);
-  if (w.iodepth_batch_submit != 1) cmd += fmt::format(" --iodepth_batch_submit={}", w.iodepth_batch_submit);
+  if (w.iodepth_batch_submit != 1)
+    cmd += fmt::format(" --iodepth_batch_submit={}", w.iodepth_batch_submit ? w.iodepth_batch_submit : w.iodepth);
   if (w.io_limit_bytes) cmd += fmt::format(" --io_size={}", w.io_limit_bytes / w.numjobs);
   else cmd += fmt::format(" --time_based --runtime={}", w.runtime_s);
   if (w.ramp_s > 0) cmd += fmt::format(" --ramp_time={}", w.ramp_s);

@@ -38,9 +38,10 @@ struct Workload {
   uint64_t offset_bytes = 0;    // start of the region
   uint64_t size_bytes = 0;      // length of the region; 0 = to the end of the target
   uint64_t rate_iops = 0;       // cap per job, as fio's rate_iops; 0 = none
-  // I/Os staged before they are submitted, fio's iodepth_batch_submit (1, its default: each I/O
-  // goes to the device as soon as its slot is free); the rest go with the wait for completions.
-  uint32_t iodepth_batch_submit = 1;
+  // I/Os staged before they are submitted, fio's iodepth_batch_submit (1: each I/O goes to the
+  // device as soon as its slot is free, fio's default and `diskvet io`'s); 0: everything staged goes
+  // with the wait for completions, one system call per reap batch (suites, unless they say).
+  uint32_t iodepth_batch_submit = 0;
   // Stop once this many bytes were transferred in total (split over the jobs), even before
   // runtime_s; 0 = time-based only. Used for preconditioning passes (2x capacity).
   uint64_t io_limit_bytes = 0;

@@ -29,7 +29,7 @@ void read_workload_keys(StrictReader& r, Workload& w) {
   if (bs % 512) r.fail("bs", fmt::format("{} is not a multiple of 512", bs));
   w.bs_bytes = static_cast<uint32_t>(bs);
   r.uint32("iodepth", w.iodepth, 1, 4096);
-  r.uint32("iodepth_batch_submit", w.iodepth_batch_submit, 1, 4096);
+  r.uint32("iodepth_batch_submit", w.iodepth_batch_submit, 0, 4096);
   r.uint32("numjobs", w.numjobs, 1, 256);
   r.uint32("rwmixread", w.rwmixread_pct, 0, 100);
   r.duration("runtime", w.runtime_s, 0.1, 7 * 86400);

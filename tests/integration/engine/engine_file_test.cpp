@@ -205,7 +205,7 @@ TEST(EngineOnFile, EachIoSubmittedAloneOrInBatchesCountsTheSameAndSubmitsAsAsked
   ScratchFile f("engine-batch");
   auto t = Target::open(f.path(), true, 16 << 20);
   ASSERT_TRUE(t) << t.error().message();
-  for (uint32_t batch : {1u, 4u, 64u}) {
+  for (uint32_t batch : {0u, 1u, 4u, 64u}) {
     Workload w = limited(Pattern::randread, BackendKind::io_uring, 4 << 20);
     w.iodepth = 16;
     w.iodepth_batch_submit = batch;
