@@ -78,9 +78,9 @@ void job_thread(JobSlot& slot, const Workload& w, const Target& target, const Ti
     ready.count_down();
   };
   // Placement before anything is allocated, so the ring and buffers live near the job's CPU.
-  if (int rc = pin_current_thread(w.cpus.for_job(slot.plan.index, w.cpus_policy)); rc < 0)
-    return fail(system_error("--cpus-allowed", fmt::format("cannot place job {} on CPUs {}", slot.plan.index,
-                                                           w.cpus.for_job(slot.plan.index, w.cpus_policy).to_string()),
+  const CpuSet placement = w.cpus.for_job(slot.plan.index, w.cpus_policy);
+  if (int rc = pin_current_thread(placement); rc < 0)
+    return fail(system_error("--cpus-allowed", fmt::format("cannot place job {} on CPUs {}", slot.plan.index, placement.to_string()),
                              -rc, "choose CPUs this process may use (taskset -p $$ shows them)"));
   if (w.engine == BackendKind::null) {
     NullBackend backend(slot.plan.depth);
