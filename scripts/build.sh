@@ -4,5 +4,7 @@
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 dir=${1:-$top/build}; shift || true
+# Paths relative to the checkout in ccache's keys: clones and worktrees in other folders share hits.
+export CCACHE_BASEDIR=${CCACHE_BASEDIR:-$top}
 cmake -S "$top" -B "$dir" -G Ninja -DCMAKE_BUILD_TYPE=Release "$@" >/dev/null
 cmake --build "$dir" -j"${JOBS:-$(nproc)}"
