@@ -105,23 +105,35 @@ Result<Target> Target::open(const std::string& path, bool writable, uint64_t min
       return system_error(path, "cannot create the scratch file", errno);
     }
   }
-  // Reads may follow a link (a by-id name of a disk); writes never do, and see what was opened.
-  int flags = (writable ? O_RDWR | O_NOFOLLOW | O_NOCTTY : O_RDONLY) | O_DIRECT | O_CLOEXEC;
-  UniqueFd fd(::open(path.c_str(), flags));
+  // Reads may follow a link (a by-id name of a disk). Writes never do: the path is looked at through
+  // O_PATH (nothing opened for I/O), judged on fstat, and reopened through that descriptor.
+  std::string open_path = path;
+  UniqueFd anchor;
+  if (writable) {
+    anchor.reset(::open(path.c_str(), O_PATH | O_NOFOLLOW | O_CLOEXEC));
+    struct stat st{};
+    if (anchor.valid() && ::fstat(anchor.get(), &st) == 0) {
+      if (S_ISLNK(st.st_mode)) return safety_error(path, "is a symbolic link; diskvet never writes through one", "name the file itself");
+      if (S_ISBLK(st.st_mode)) return safety_error(path, "block devices are opened for writing only through the protection gate");
+      if (!S_ISREG(st.st_mode)) return usage_error(path, "is not a regular file", "name a file or a /dev block device");
+      open_path = fmt::format("/proc/self/fd/{}", anchor.get());
+    }
+  }
+  int flags = (writable ? O_RDWR | O_NOCTTY : O_RDONLY) | O_DIRECT | O_CLOEXEC;
+  UniqueFd fd(::open(open_path.c_str(), flags));
+  if (!fd.valid() && anchor.valid() && errno == ENOENT) fd.reset(::open(path.c_str(), flags | O_NOFOLLOW));  // no /proc
   if (!fd.valid()) {
     int e = errno;
     if (e == EINVAL) return usage_error(path, "refuses O_DIRECT", "use a file system or device that supports direct I/O (tmpfs does not)");
     if (e == EACCES || e == EPERM) return system_error(path, "permission denied", e, "run as root or fix the permissions");
     if (e == EROFS) return system_error(path, "is on a read-only file system", e);
-    if (e == ELOOP && writable) return safety_error(path, "is a symbolic link; diskvet never writes through one", "name the file itself");
     if (e == ENOENT) return usage_error(path, "does not exist", "give --size to create a scratch file of that size");
     return system_error(path, "cannot open", e);
   }
   if (writable) {
     struct stat st{};
     if (::fstat(fd.get(), &st) != 0) return system_error(path, "cannot stat", errno);
-    if (S_ISBLK(st.st_mode)) return safety_error(path, "block devices are opened for writing only through the protection gate");
-    if (!S_ISREG(st.st_mode)) return usage_error(path, "is not a regular file", "name a file or a /dev block device");
+    if (!S_ISREG(st.st_mode)) return safety_error(path, "changed while it was being opened; refusing to write", "try again");
   }
   return adopt(std::move(fd), path, writable);
 }
