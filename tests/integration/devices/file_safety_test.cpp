@@ -212,6 +212,7 @@ TEST_F(FileSafety, AReportNeverReachesALoopDeviceThroughAPlantedLink) {
   link_to_victim(".a.json.tmp." + std::to_string(::getpid()));
   auto a = diskvet::runner::write_file_atomic(path("a.json"), "{\"report\": 1}\n");
   EXPECT_TRUE(a) << a.error().message();
+  expect_victim_unchanged();
   std::string b = link_to_victim("b.json");
   auto refused = diskvet::runner::write_file_atomic(b, "{\"report\": 2}\n");
   ASSERT_FALSE(refused);
