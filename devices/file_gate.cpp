@@ -63,7 +63,7 @@ bool is_active_swap_file(dev_t dev, ino_t ino, const HostPaths& host) {
 Status decide_file_write(const std::string& path, const std::string& canonical, const OpenedFile& f, const Consent& consent) {
   if (S_ISLNK(f.mode))
     return safety_error(path, "PROTECTED: is a symbolic link; diskvet never writes through a link to a file, refusing to write",
-                        "nothing was written; name the file itself (a link to a disk goes through the disk's own consent)");
+                        "nothing was written; name the file itself, or for a disk the disk");
   if (S_ISBLK(f.mode))
     return safety_error(path, "PROTECTED: became a block device node while it was being opened as a file; refusing to write",
                         "nothing was written; name the disk itself, with --destroy-data");
@@ -81,7 +81,7 @@ Status decide_file_write(const std::string& path, const std::string& canonical, 
   return safety_error(path,
                       fmt::format("is an existing file ({}) that diskvet did not create: writing it destroys its data and needs consent",
                                   format_bytes(f.size_bytes)),
-                      fmt::format("nothing was written; add --destroy-data {} if its contents may be lost ({} does not cover files)",
+                      fmt::format("nothing was written; add --destroy-data {} if its contents may be lost; {} does not cover files",
                                   path, kAllUnprotected));
 }
 
