@@ -84,15 +84,21 @@ Result<Target> Target::adopt(UniqueFd fd, std::string path, bool writable) {
 }
 
 Result<Target> Target::lay_out(UniqueFd created, std::string path, uint64_t size_bytes, bool writable) {
+  // On failure remove what this process created, and only that: the name must still be its inode.
+  struct stat mine{};
+  const bool known = ::fstat(created.get(), &mine) == 0;
+  auto remove_created = [&] {
+    struct stat there{};
+    if (known && ::lstat(path.c_str(), &there) == 0 && mine.st_dev == there.st_dev && mine.st_ino == there.st_ino) ::unlink(path.c_str());
+  };
   auto filled = fill_file(created.get(), path, 0, size_bytes);
   if (!filled) {
-    // Remove what this process created, and only that: the name must still be the same inode.
-    struct stat mine{}, there{};
-    if (::fstat(created.get(), &mine) == 0 && ::lstat(path.c_str(), &there) == 0 && mine.st_dev == there.st_dev && mine.st_ino == there.st_ino)
-      ::unlink(path.c_str());
+    remove_created();
     return filled.error();
   }
-  return adopt(std::move(created), std::move(path), writable);
+  auto t = adopt(std::move(created), path, writable);
+  if (!t) remove_created();  // e.g. a file system without O_DIRECT
+  return t;
 }
 
 Result<Target> Target::open(const std::string& path, bool writable, uint64_t min_size) {
