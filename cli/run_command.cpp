@@ -74,12 +74,33 @@ bool suite_writes(const suites::Suite& s) {
 
 Result<Target> open_target(const std::string& path, bool writable, const devices::Consent& consent) {
   if (writable) {
-    // The one gate: consent, protection rules, O_EXCL held for as long as the Target lives.
+    // The one gate: consent, protection rules, O_EXCL held for as long as the Target lives; an
+    // existing file is written only when the consent names it.
     auto grant = devices::open_for_write(path, consent);
     if (!grant) return grant.error();
     return Target::adopt(std::move(grant->fd), path, true);
   }
   return Target::open(path, false);
+}
+
+// Removes a file this run created when the run ends, whichever way it ends.
+struct RemoveFile {
+  std::string path;
+  RemoveFile() = default;
+  RemoveFile(const RemoveFile&) = delete;
+  RemoveFile& operator=(const RemoveFile&) = delete;
+  ~RemoveFile() {
+    if (!path.empty()) ::unlink(path.c_str());
+  }
+};
+
+// The scratch file of a run as a user without loop devices: a new file of our own (O_EXCL, never
+// through a link), laid out with data, removed after the run.
+Result<Target> create_scratch_file(const std::string& file, uint64_t size_bytes) {
+  auto grant = devices::open_for_write(file, devices::Consent{}, size_bytes);
+  if (!grant) return grant.error();
+  if (!grant->created) return safety_error(file, "already exists; diskvet writes a scratch file only when it creates it", "remove it or run elsewhere");
+  return Target::lay_out(std::move(grant->fd), file, size_bytes, true);
 }
 
 Result<std::map<std::string, uint64_t>> parse_rate_caps(const std::vector<std::string>& caps) {
@@ -121,6 +142,9 @@ int run_suite_command(const RunCliOptions& o) {
   }
   auto caps = parse_rate_caps(o.rate_caps);
   if (!caps) return fail(caps.error());
+  // The report path is checked before any device is touched: a refusal then costs nothing.
+  const std::string out = o.out.empty() ? default_report_path(suite->name) : o.out;
+  if (auto ok = check_report_path(out); !ok) return fail(ok.error());
 
   // Profiles: one named for every device, or matched per device.
   std::optional<suites::Profile> named;
@@ -139,6 +163,9 @@ int run_suite_command(const RunCliOptions& o) {
   std::vector<std::string> paths = o.devices;
   devices::Consent consent{o.destroy};
   std::optional<ScratchLoop> scratch_loop;
+  std::string scratch_file;              // created by this run, removed at its end (RemoveFile below)
+  std::optional<Target> scratch_target;  // its descriptor, from creation to the run
+  RemoveFile remove_scratch;
   std::vector<std::string> notes;
   if (o.all) {
     if (!paths.empty()) return fail(usage_error("--all", "and --device name the devices twice", "use one of them"));
@@ -163,11 +190,14 @@ int run_suite_command(const RunCliOptions& o) {
       notes.push_back(fmt::format("no device named: ran on a scratch loop device over {} ({} in RAM), detached afterwards", scratch_loop->backing(),
                                   format_bytes(*size)));
     } else {
-      std::string file = "diskvet-scratch.img";
-      auto t = Target::open(file, true, *size);  // lays out the file with data first
+      scratch_file = fmt::format("diskvet-scratch-{}.img", getpid());
+      auto t = create_scratch_file(scratch_file, *size);
       if (!t) return fail(t.error());
-      paths.push_back(file);
-      notes.push_back(fmt::format("no device named and not root: ran on the O_DIRECT file {} in the current directory", file));
+      remove_scratch.path = scratch_file;
+      scratch_target.emplace(std::move(*t));
+      paths.push_back(scratch_file);
+      notes.push_back(fmt::format("no device named and not root: ran on the O_DIRECT file {} in the current directory, removed afterwards",
+                                  scratch_file));
     }
   }
 
@@ -179,7 +209,7 @@ int run_suite_command(const RunCliOptions& o) {
   for (const auto& path : paths) {
     auto dev = describe(path);
     if (!dev) return fail(dev.error());
-    auto target = open_target(path, writable, consent);
+    auto target = path == scratch_file && scratch_target ? Result<Target>(std::move(*scratch_target)) : open_target(path, writable, consent);
     if (!target) {
       Error e = target.error();
       if (writable && e.kind == ErrorKind::safety && paths.size() > 1)
@@ -220,7 +250,6 @@ int run_suite_command(const RunCliOptions& o) {
   result.notes.insert(result.notes.begin(), notes.begin(), notes.end());
 
   boost::json::object doc = report_json(result, probe_host());
-  std::string out = o.out.empty() ? default_report_path(suite->name) : o.out;
   auto written = write_file_atomic(out, seal_report(doc) + "\n");
   std::fputs(render_report_text(doc).c_str(), stdout);
   if (!written) {
@@ -244,7 +273,8 @@ Action register_run(CLI::App& app) {
       "  diskvet run --suite quick --device /dev/sdb --device /dev/sdc --destroy-data all-unprotected --parallel\n"
       "Write tests destroy data: each device must be named by --destroy-data (serial, WWN, /dev path or\n"
       "all-unprotected). Protected devices (mounted, held, swap, read-only, in use) are refused whatever the consent,\n"
-      "and one refusal stops the run before any device is written.\n"
+      "and one refusal stops the run before any device is written. An existing file as --device is data: it is written\n"
+      "only with --destroy-data naming that file, never through a symlink.\n"
       "Exit codes: 0 PASS or nothing evaluated, 1 FAIL, 2 usage/input/safety refusal, 3 runtime error or aborted\n"
       "(partial report written), 4 INCONCLUSIVE.");
   run->add_option("--suite", o->suite, "quick | acceptance | burnin | FILE")->required();
@@ -252,7 +282,8 @@ Action register_run(CLI::App& app) {
   run->add_flag("--all", o->all, "Every unprotected disk 'diskvet list' shows (writes still need --destroy-data)");
   run->add_option("--profile", o->profile, "NAME | FILE | auto (match by model and size)")->capture_default_str();
   run->add_option("--destroy-data", o->destroy, "Consent to overwrite: serial, WWN, /dev path or all-unprotected");
-  run->add_option("--out,-o", o->out, "Report file (default: diskvet-report-SUITE-TIME.json here)");
+  run->add_option("--out,-o", o->out,
+                  "Report file (default: diskvet-report-SUITE-TIME.json here); a device node, a directory or a link to one is refused");
   run->add_flag("--parallel", o->parallel, "Test the devices at the same time (shelves); default is one after another");
   run->add_option("--precondition-limit", o->precondition_limit, "Cap preconditioning at this time (the report says how much was written)");
   run->add_option("--duration", o->duration, "Measurement window of every timed workload (and at most each steady-state round); full passes run to their size");
