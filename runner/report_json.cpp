@@ -108,6 +108,8 @@ json::object workload_json(const WorkloadRecord& r) {
   if (r.ran) {
     const LittleCheck& c = r.little;
     o["littles_law"] = json::object{{"configured_outstanding", c.configured_outstanding}, {"measured_outstanding", c.measured_outstanding},
+                                    {"sampled_inflight", c.sampled_inflight ? json::value(*c.sampled_inflight) : json::value(nullptr)},
+                                    {"littles_outstanding", c.littles_outstanding}, {"polling", c.polling},
                                     {"job_cpu_busy_pct", c.job_cpu_busy_pct}, {"applies", c.applies}, {"queue_kept_full", c.queue_kept_full},
                                     {"runner_bound", c.runner_bound}, {"note", c.note}};
   }
