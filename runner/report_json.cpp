@@ -216,7 +216,8 @@ json::object report_json(const RunResult& r, const HostInfo& host) {
     if (same && !r.devices.front().profile_name.empty()) profile = json::value(r.devices.front().profile_name);
     else if (!same) profile = "per device";
   }
-  o["profile"] = profile;
+  o["profile"] = r.measurement_only ? json::value("none") : profile;
+  o["measurement_only"] = r.measurement_only;
   o["verdict"] = to_string(r.verdict);
   o["exit_code"] = r.exit_code();
   o["complete"] = !r.aborted;

@@ -164,8 +164,9 @@ struct RunResult {
   VerdictStatus verdict = VerdictStatus::not_evaluated;
   bool aborted = false;   // interrupted or a runtime error: the report is partial and says so
   std::string abort_reason;
+  bool measurement_only = false;  // --profile none (RunOptions)
   std::vector<std::string> notes;
-  int exit_code() const { return runner::exit_code(verdict, aborted); }
+  int exit_code() const { return runner::exit_code(verdict, aborted, measurement_only); }
 };
 
 }  // namespace diskvet::runner
