@@ -149,11 +149,12 @@ int run_suite_command(const RunCliOptions& o) {
   // Profiles: one named for every device, or matched per device.
   std::optional<suites::Profile> named;
   std::vector<suites::Profile> shipped;
+  ropts.measurement_only = o.profile == "none";
   if (o.profile == "auto") {
     auto all = suites::builtin_profiles();
     if (!all) return fail(all.error());
     shipped = std::move(*all);
-  } else {
+  } else if (!ropts.measurement_only) {
     auto p = suites::resolve_profile(o.profile);
     if (!p) return fail(p.error());
     named = std::move(*p);
@@ -217,7 +218,9 @@ int run_suite_command(const RunCliOptions& o) {
       return fail(e);
     }
     DevicePlan dp{*dev, std::move(*target), std::nullopt, {}, 0};
-    if (named) {
+    if (ropts.measurement_only) {
+      dp.profile_reason = "measurement only (--profile none): no limits judged";
+    } else if (named) {
       dp.profile = named;
       dp.profile_reason = "named on the command line (" + named->file + ")";
     } else {
@@ -275,12 +278,18 @@ Action register_run(CLI::App& app) {
       "all-unprotected). Protected devices (mounted, held, swap, read-only, in use) are refused whatever the consent,\n"
       "and one refusal stops the run before any device is written. An existing file as --device is data: it is written\n"
       "only with --destroy-data naming that file, never through a symlink.\n"
-      "Exit codes: 0 PASS or nothing evaluated, 1 FAIL, 2 usage/input/safety refusal, 3 runtime error or aborted\n"
-      "(partial report written), 4 INCONCLUSIVE.");
+      "Verdicts fail closed: a device PASSes only when every test ran and every limit was evaluated and met.\n"
+      "Exit codes (the worst device decides; 3 > 1 > 4 > 0):\n"
+      "  0  every device judged and PASS (with --profile none: every test ran, nothing failed)\n"
+      "  1  at least one device FAILs (limit missed, I/O errors, verification mismatch, health)\n"
+      "  2  usage, input or safety refusal: nothing ran\n"
+      "  3  ERROR: a test could not run or stopped on an error, or the run was aborted (partial report written)\n"
+      "  4  INCONCLUSIVE or NOT-JUDGED: steady state or preconditioning missing, limits not evaluated, no profile\n"
+      "     matched (use --profile NAME|FILE, or --profile none to measure only)");
   run->add_option("--suite", o->suite, "quick | acceptance | burnin | FILE")->required();
   run->add_option("--device,-d", o->devices, "Device (or file) to test; repeat for several");
   run->add_flag("--all", o->all, "Every unprotected disk 'diskvet list' shows (writes still need --destroy-data)");
-  run->add_option("--profile", o->profile, "NAME | FILE | auto (match by model and size)")->capture_default_str();
+  run->add_option("--profile", o->profile, "NAME | FILE | auto (match by model and size) | none (measure only, judge no limits)")->capture_default_str();
   run->add_option("--destroy-data", o->destroy, "Consent to overwrite: serial, WWN, /dev path or all-unprotected");
   run->add_option("--out,-o", o->out,
                   "Report file (default: diskvet-report-SUITE-TIME.json here); a device node, a directory or a link to one is refused");

@@ -82,19 +82,19 @@ struct ResultWorkload {
 
 struct ResultTest {
   std::string id;
-  runner::VerdictStatus status = runner::VerdictStatus::not_evaluated;
+  runner::VerdictStatus status = runner::VerdictStatus::not_judged;
   std::vector<runner::MetricVerdict> verdicts;
   std::string reason;  // the first reason it is not PASS
   std::vector<ResultWorkload> workloads;
 };
 struct ResultDevice {
   std::string path;
-  runner::VerdictStatus status = runner::VerdictStatus::not_evaluated;
+  runner::VerdictStatus status = runner::VerdictStatus::not_judged;
   std::vector<std::string> reasons;
   std::vector<ResultTest> tests;
 };
 struct Results {
-  runner::VerdictStatus overall = runner::VerdictStatus::not_evaluated;
+  runner::VerdictStatus overall = runner::VerdictStatus::not_judged;
   bool aborted = false;
   std::string abort_reason;
   int exit_code = 0;

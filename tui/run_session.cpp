@@ -39,11 +39,12 @@ Result<std::unique_ptr<RunSession>> RunSession::start(const suites::Suite& suite
   if (confirmed.empty()) return usage_error("run", "no device was confirmed", "select a free device first");
   std::optional<suites::Profile> named;
   std::vector<suites::Profile> shipped;
+  const bool measurement_only = profile == "none";
   if (profile == "auto") {
     auto all = suites::builtin_profiles();
     if (!all) return all.error();
     shipped = std::move(*all);
-  } else {
+  } else if (!measurement_only) {
     auto p = suites::resolve_profile(profile);
     if (!p) return p.error();
     named = std::move(*p);
@@ -54,6 +55,7 @@ Result<std::unique_ptr<RunSession>> RunSession::start(const suites::Suite& suite
   plan.options.duration_s = options.duration_s;
   plan.options.precondition_limit_s = options.precondition_limit_s;
   plan.options.stop = &s->stop_;
+  plan.options.measurement_only = measurement_only;
   const bool writable = suite_writes(suite);
   for (const auto& c : confirmed) {
     Result<Target> target = Error{};
@@ -84,7 +86,9 @@ Result<std::unique_ptr<RunSession>> RunSession::start(const suites::Suite& suite
     }
     if (device.path.empty()) device.path = c.path;
     DevicePlan dp{device, std::move(*target), std::nullopt, {}, 0};
-    if (named) {
+    if (measurement_only) {
+      dp.profile_reason = "measurement only (profile none chosen in the TUI): no limits judged";
+    } else if (named) {
       dp.profile = named;
       dp.profile_reason = "chosen in the TUI (" + named->file + ")";
     } else {
