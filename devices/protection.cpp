@@ -10,7 +10,10 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <unistd.h>
+
 #include <cerrno>
+#include <charconv>
 #include <cstring>
 #include <map>
 
@@ -167,24 +170,55 @@ void check_signatures(const Device& d, Protection& p) {
   if (!sig->type.empty() || sig->ambivalent) p.reasons.push_back({ProtectionClass::signature, describe_signature(*sig)});
 }
 
-// The read-only ioctl and an exclusive-open probe on the live device node.
-void check_open(const Device& d, const ProtectionProbes& probes, Protection& p) {
-  bool explained = std::any_of(p.reasons.begin(), p.reasons.end(), [](const auto& r) {
-    return r.cls == ProtectionClass::mounted || r.cls == ProtectionClass::holders || r.cls == ProtectionClass::swap;
-  });
-  int flags = O_RDONLY | O_CLOEXEC | O_NONBLOCK | (probes.exclusive ? O_EXCL : 0);
-  UniqueFd fd(::open(d.path.c_str(), flags));
+// Programs with the disk or a partition open for writing (mkfs, dd, a VM using it as its disk), seen
+// in /proc/PID/fd and fdinfo without opening the device: looking never claims what it looks at.
+// This process is left out (a running suite holds its own devices).
+void check_writers(const Parts& parts, const HostPaths& host, Protection& p) {
+  std::map<std::string, std::string> found;  // part -> "pid 12 (mkfs.ext4)"
+  const std::string self = std::to_string(::getpid());
+  std::error_code ec;
+  for (const auto& proc_entry : fs::directory_iterator(host.proc, ec)) {
+    std::string pid = proc_entry.path().filename().string();
+    int ignored = 0;
+    if (pid == self || std::from_chars(pid.data(), pid.data() + pid.size(), ignored).ec != std::errc{}) continue;
+    std::error_code fd_ec;
+    for (const auto& fd_entry : fs::directory_iterator(proc_entry.path() / "fd", fd_ec)) {
+      std::error_code link_ec;
+      std::string target = fs::read_symlink(fd_entry.path(), link_ec).string();
+      if (link_ec || !target.starts_with("/")) continue;  // sockets, pipes, anon inodes
+      std::string dev_id;
+      if (host.live()) {
+        struct stat st{};
+        if (::stat(fd_entry.path().c_str(), &st) != 0 || !S_ISBLK(st.st_mode)) continue;
+        dev_id = fmt::format("{}:{}", major(st.st_rdev), minor(st.st_rdev));
+      }
+      const std::string* who = nullptr;
+      if (auto it = parts.by_id.find(dev_id); !dev_id.empty() && it != parts.by_id.end()) who = &it->second;
+      else if (auto it2 = parts.by_node.find(target); it2 != parts.by_node.end()) who = &it2->second;
+      if (!who || found.contains(*who)) continue;
+      // fdinfo's "flags:" is octal; O_WRONLY and O_RDWR are the access modes that write.
+      std::string info = read_raw(proc_entry.path() / "fdinfo" / fd_entry.path().filename());
+      auto at = info.find("flags:");
+      if (at == std::string::npos) continue;
+      unsigned long flags = std::strtoul(info.c_str() + at + 6, nullptr, 8);
+      if ((flags & O_ACCMODE) == O_RDONLY) continue;
+      std::string comm = read_attr(proc_entry.path() / "comm").value_or("?");
+      found[*who] = fmt::format("pid {} ({})", pid, comm);
+    }
+  }
+  for (const auto& [who, by] : found) p.reasons.push_back({ProtectionClass::busy, phrase(who, "is open for writing by " + by)});
+}
+
+// The read-only ioctl on the live device node, opened without O_EXCL: an exclusive open, even for a
+// moment, could make another program's own exclusive open fail. Exclusive holders are found by the
+// write gate, whose O_EXCL open of a device about to be written is the one claim diskvet makes.
+void check_open(const Device& d, Protection& p) {
+  UniqueFd fd(::open(d.path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK));
   if (!fd.valid()) {
     int err = errno;
-    if (err == EBUSY) {
-      if (!explained) p.reasons.push_back({ProtectionClass::busy, "is held open exclusively by another program"});
-    } else {
-      p.reasons.push_back({ProtectionClass::unprobed, fmt::format("cannot be opened to check it is unused: {}{}", std::strerror(err),
-                                                                  (err == EACCES || err == EPERM) ? " (run as root, with access to the device)" : "")});
-    }
-    if (!probes.exclusive || err != EBUSY) return;
-    fd.reset(::open(d.path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK));  // still ask BLKROGET
-    if (!fd.valid()) return;
+    p.reasons.push_back({ProtectionClass::unprobed, fmt::format("cannot be opened to check it is unused: {}{}", std::strerror(err),
+                                                                (err == EACCES || err == EPERM) ? " (run as root, with access to the device)" : "")});
+    return;
   }
   int ro = 0;
   if (!d.read_only && ::ioctl(fd.get(), BLKROGET, &ro) == 0 && ro)
@@ -203,11 +237,12 @@ Protection assess_protection(const Device& d, const HostPaths& host, const Prote
   check_mounts(parts, mounts, host, p);
   check_holders(d, host, p);
   check_swap(parts, parse_swaps(read_raw(host.proc / "swaps")), host, p);
+  check_writers(parts, host, p);
   check_system(d, mounts, host, p);
   if (d.read_only) p.reasons.push_back({ProtectionClass::read_only, "is read-only"});
   if (d.kind == DeviceKind::dm || d.kind == DeviceKind::md)
     p.reasons.push_back({ProtectionClass::stacked, fmt::format("is a {} device (writing it writes the disks below)", to_string(d.kind))});
-  if (host.live()) check_open(d, probes, p);
+  if (host.live()) check_open(d, p);
   if (probes.signatures && host.live()) check_signatures(d, p);
   return p;
 }

@@ -18,7 +18,7 @@ struct Signatures {
   bool any() const { return !partition_table.empty() || !type.empty() || ambivalent; }
 };
 
-// Probes a block device node (opened read-only, never written). An error when it cannot be read:
+// Probes a block device node (opened read-only and without O_EXCL, never written). An error when it cannot be read:
 // the caller must treat an unprobed device as protected.
 Result<Signatures> probe_signatures(const std::string& node);
 

@@ -3,6 +3,8 @@
 
 #include <gtest/gtest.h>
 
+#include <fstream>
+
 #include "devices/discovery.hpp"
 #include "devices/host_state.hpp"
 #include "fake_sysfs.hpp"
@@ -121,6 +123,21 @@ TEST(ProtectionRules, RefusesTheBootMedium) {
   FakeHost h;
   h.mountinfo("41 27 8:17 / /boot/efi rw - vfat /dev/sdb1 rw\n");
   EXPECT_TRUE(has(h.assess(), ProtectionClass::boot_medium, "holds the boot medium (/boot/efi)"));
+}
+
+TEST(ProtectionRules, ReportsAProgramWritingAPartitionWithoutOpeningTheDisk) {
+  FakeHost h;
+  auto pid = h.fake.proc() / "4242";
+  std::filesystem::create_directories(pid / "fd");
+  std::filesystem::create_symlink(h.fake.dev() / "sdb1", pid / "fd" / "3");
+  std::filesystem::create_symlink(h.fake.dev() / "sdb2", pid / "fd" / "4");
+  h.fake.write_proc("4242/fdinfo/3", "pos:\t0\nflags:\t0100002\nmnt_id:\t25\n");  // O_RDWR
+  h.fake.write_proc("4242/fdinfo/4", "pos:\t0\nflags:\t0100000\nmnt_id:\t25\n");  // O_RDONLY
+  h.fake.write_proc("4242/comm", "mkfs.ext4\n");
+  auto p = h.assess();
+  EXPECT_TRUE(has(p, ProtectionClass::busy, "partition sdb1 is open for writing by pid 4242 (mkfs.ext4)"));
+  EXPECT_FALSE(has(p, ProtectionClass::busy, "partition sdb2")) << "a reader does not make the disk busy";
+  EXPECT_FALSE(p.only_overridable());
 }
 
 TEST(ProtectionRules, RefusesAReadOnlyDisk) {

@@ -201,15 +201,57 @@ TEST(Protection, GrantHoldsTheDeviceExclusivelyWhileItLives) {
   EXPECT_FALSE(second.ok()) << "another process got O_EXCL while the grant was held";
   auto again = open_for_write(loop.path(), Consent{{loop.path()}});
   EXPECT_FALSE(again) << "a second grant was given while the first was held";
-  // Discovery sees the hold as exclusive use, unless told this process is the holder.
-  auto probed = find_device(loop.path());
-  ASSERT_TRUE(probed);
-  EXPECT_TRUE(probed->is_protected);
-  DiscoveryOptions own;
-  own.probe_exclusive = false;
-  auto unprobed = find_device(loop.path(), own);
-  ASSERT_TRUE(unprobed);
-  EXPECT_FALSE(unprobed->is_protected);
+  // Discovery leaves out this process's own hold (a running suite), and never claims the device.
+  auto listed = find_device(loop.path());
+  ASSERT_TRUE(listed);
+  EXPECT_FALSE(listed->is_protected) << listed->protection_reasons.at(0);
+}
+
+TEST(Protection, ListShowsAnotherProgramWritingTheDevice) {
+  SKIP_WITHOUT_LOOP_LAB();
+  LoopDevice loop(kLoopBytes);
+  ASSERT_TRUE(loop.ok());
+  test::OpenHolder writer(loop.path(), O_RDWR);
+  ASSERT_TRUE(writer.ok());
+  auto listed = find_device(loop.path());
+  ASSERT_TRUE(listed);
+  EXPECT_TRUE(listed->is_protected);
+  std::string want = fmt::format("is open for writing by pid {}", writer.pid());
+  EXPECT_TRUE(std::any_of(listed->protection_reasons.begin(), listed->protection_reasons.end(),
+                          [&](const std::string& r) { return r.starts_with(want); }))
+      << (listed->protection_reasons.empty() ? "no reason" : listed->protection_reasons.front());
+  std::string before = test::device_bytes(loop.path());
+  auto r = diskvet_randwrite(loop.path(), {loop.path()});
+  EXPECT_EQ(r.exit_code, 2) << r.output;
+  EXPECT_NE(r.output.find(want), std::string::npos) << r.output;
+  EXPECT_TRUE(test::device_bytes(loop.path()) == before) << loop.path() << " was written";
+}
+
+// Issue 11, part 5: a program that opens a disk O_EXCL over and over (as mkfs, mdadm or a mount do
+// once) while diskvet lists devices and the TUI refreshes (the same discover() call) never finds
+// the disk taken by diskvet.
+TEST(Protection, LookingNeverMakesAnotherProgramsExclusiveOpenFail) {
+  SKIP_WITHOUT_LOOP_LAB();
+  LoopDevice loop(kLoopBytes);
+  ASSERT_TRUE(loop.ok());
+  test::ExclusiveOpener opener(loop.path());
+  ASSERT_TRUE(opener.ok()) << "the helper could not open " << loop.path() << " O_EXCL";
+  for (int i = 0; i < 15; ++i) {
+    auto list = test::run_command(fmt::format("{} list{}", DISKVET_BINARY, i % 2 ? " --json" : ""));
+    EXPECT_EQ(list.exit_code, 0) << list.output;
+    auto refreshed = discover();  // what the TUI's refresh calls
+    ASSERT_TRUE(refreshed) << refreshed.error().message();
+    auto all = test::run_command(fmt::format("{} list --all --json", DISKVET_BINARY));
+    EXPECT_EQ(all.exit_code, 0) << all.output;
+  }
+  auto counts = opener.stop();
+  EXPECT_GT(counts.opens, 100u) << "the helper barely ran; the test proves nothing";
+  EXPECT_EQ(counts.busy, 0u) << "the helper's O_EXCL open failed with EBUSY " << counts.busy << " times in "
+                             << counts.opens << " while diskvet only looked";
+  // The gate still refuses a device someone else holds O_EXCL, whatever the consent.
+  ExclusiveHolder holder(loop.path());
+  ASSERT_TRUE(holder.ok());
+  expect_refused_whatever_the_consent(loop, "held open exclusively");
 }
 
 TEST(Protection, FollowsASymlinkedNodeToTheDiskItNames) {
