@@ -18,6 +18,7 @@
 #include <map>
 
 #include "common/fd.hpp"
+#include "devices/boot_medium.hpp"
 #include "devices/host_state.hpp"
 #include "devices/signatures.hpp"
 #include "devices/sysfs.hpp"
@@ -46,9 +47,10 @@ void apply(Device& d, const Protection& p) {
 
 namespace {
 
-// Mountpoints whose device is the medium the system booted from.
+// Mountpoints whose device is the medium the system booted from (/media/boot: image/init's ISO 9660).
+// The appliance's medium is also known by its marker, mounted or not (boot_medium.hpp).
 constexpr const char* kBootMountpoints[] = {"/boot", "/boot/efi", "/efi", "/run/live/medium", "/lib/live/mount/medium",
-                                            "/cdrom", "/run/initramfs/live", "/run/diskvet/boot"};
+                                            "/cdrom", "/run/initramfs/live", "/media/boot"};
 
 // The disk and each partition: device number -> how to name it in a reason.
 struct Parts {
@@ -144,17 +146,22 @@ void check_system(const Device& d, const std::vector<MountEntry>& mounts, const 
     if (::stat("/", &st) == 0 && backs(d, fmt::format("{}:{}", major(st.st_dev), minor(st.st_dev)), host)) root = true;
   }
   std::string cmdline = read_attr(host.proc / "cmdline").value_or("");
-  for (const char* key : {"root", "diskvet.boot"}) {
-    std::string spec = cmdline_value(cmdline, key);
-    if (spec.empty() || !host.live()) continue;
+  if (std::string spec = cmdline_value(cmdline, "root"); !spec.empty() && host.live()) {
     std::string node = resolve_device_spec(spec);
-    if (!node.empty() && backs(d, block_dev_id(node), host)) {
-      if (std::string_view(key) == "root") root = true;
-      else if (boot_at.empty()) boot_at = "diskvet.boot=" + spec;
-    }
+    if (!node.empty() && backs(d, block_dev_id(node), host)) root = true;
   }
+  // The medium by what it is: the marker, the image's volume, diskvet.boot= from the boot loader,
+  // each read from the nodes themselves, so an unmounted boot stick is as protected as a mounted one.
+  std::vector<std::string> evidence;
+  if (!boot_at.empty()) evidence.push_back(boot_at);
+  for (auto& e : boot_medium_evidence(identify_nodes(d, host), cmdline_value(cmdline, "diskvet.boot")))
+    evidence.push_back(std::move(e));
   if (root) p.reasons.push_back({ProtectionClass::root, "backs the running root filesystem"});
-  if (!boot_at.empty()) p.reasons.push_back({ProtectionClass::boot_medium, "holds the boot medium (" + boot_at + ")"});
+  if (!evidence.empty()) {
+    std::string list;
+    for (const auto& e : evidence) list += (list.empty() ? "" : "; ") + e;
+    p.reasons.push_back({ProtectionClass::boot_medium, "holds the boot medium (" + list + ")"});
+  }
 }
 
 void check_signatures(const Device& d, Protection& p) {

@@ -103,6 +103,26 @@ std::string describe_signature(const Signatures& s) {
 
 namespace diskvet::devices {
 
+std::optional<VolumeFacts> probe_volume(const std::string& node) {
+  OpenProbe opened = open_probe(node);
+  if (!opened.probe) return std::nullopt;
+  blkid_probe p = opened.probe.get();
+  blkid_probe_enable_superblocks(p, 1);
+  blkid_probe_set_superblocks_flags(p, BLKID_SUBLKS_TYPE | BLKID_SUBLKS_LABEL | BLKID_SUBLKS_UUID);
+  blkid_probe_enable_partitions(p, 1);
+  blkid_probe_set_partitions_flags(p, BLKID_PARTS_ENTRY_DETAILS);
+  VolumeFacts v;
+  if (blkid_do_safeprobe(p) == 0) {
+    v.type = value(p, "TYPE");
+    v.label = value(p, "LABEL");
+    v.uuid = value(p, "UUID");
+    v.part_uuid = value(p, "PART_ENTRY_UUID");
+    v.part_label = value(p, "PART_ENTRY_NAME");
+  }
+  v.fd = std::move(opened.fd);
+  return v;
+}
+
 std::string resolve_device_spec(const std::string& spec) {
   if (spec.empty()) return {};
   if (spec.starts_with("/")) return spec;

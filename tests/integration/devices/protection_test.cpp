@@ -254,6 +254,35 @@ TEST(Protection, LookingNeverMakesAnotherProgramsExclusiveOpenFail) {
   expect_refused_whatever_the_consent(loop, "held open exclusively");
 }
 
+// Issue 11, part 3: a diskvet stick (GPT, a DISKVET FAT partition carrying the per-build marker, as
+// image/build.sh makes it) is the boot medium when nothing of it is mounted: no consent writes it,
+// the refusal says why, and listing says so without mounting it.
+TEST(Protection, RefusesAnUnmountedStickCarryingTheMediumMarker) {
+  SKIP_WITHOUT_LOOP_LAB();
+  SKIP_WITHOUT("sfdisk", "fdisk");
+  SKIP_WITHOUT("mcopy", "mtools");
+  std::string fat = fmt::format("/dev/shm/diskvet-devices-fat-{}.img", ::getpid());
+  // Partition 1 (1 MiB..17 MiB) is the DISKVET FAT, made and filled apart, then copied in place.
+  std::string prepare = fmt::format(
+      "sh -c 'printf \"label: gpt\\nstart=2048,size=32768\\n\" | sfdisk -q \"$0\" && "
+      "truncate -s 16M {0} && MTOOLS_SKIP_CHECK=1 mformat -i {0} -v DISKVET -N 0123abcd :: && "
+      "printf \"0123abcd4567ef89\\n\" > {0}.id && MTOOLS_SKIP_CHECK=1 mcopy -i {0} {0}.id ::/diskvet-medium-id && "
+      "dd if={0} of=\"$0\" bs=1M seek=1 conv=notrunc status=none; rc=$?; rm -f {0} {0}.id; exit $rc'",
+      fat);
+  LoopDevice loop(kLoopBytes, prepare, "-P");
+  ASSERT_TRUE(loop.ok());
+  ASSERT_FALSE(loop.first_partition().empty()) << "no partition node appeared for " << loop.path();
+  auto listed = find_device(loop.path());
+  ASSERT_TRUE(listed) << listed.error().message();
+  EXPECT_TRUE(listed->is_protected);
+  EXPECT_FALSE(listed->protection_overridable) << "a serial or WWN consent could have written the boot stick";
+  std::string why = "holds the boot medium (diskvet medium marker 0123abcd4567ef89 on partition " + loop.name() + "p1)";
+  EXPECT_NE(std::find(listed->protection_reasons.begin(), listed->protection_reasons.end(), why),
+            listed->protection_reasons.end())
+      << fmt::format("{}", fmt::join(listed->protection_reasons, " | "));
+  expect_refused_whatever_the_consent(loop, why);
+}
+
 TEST(Protection, FollowsASymlinkedNodeToTheDiskItNames) {
   SKIP_WITHOUT_LOOP_LAB();
   LoopDevice loop(kLoopBytes);
