@@ -13,8 +13,8 @@ vm_scratch
 stick="$vm_dir/stick.img"
 cp "$VM_IMAGE_DIR/diskvet.iso" "$stick"
 off=$(vm_diskvet_offset "$stick") || vm_fail "no FAT partition labelled DISKVET in diskvet.iso"
-# The console program makes /reports on a fresh stick; made here, the boot writes nothing of its own.
-mmd -i "$stick@@$off" ::/reports
+# The console program makes /reports when a stick lacks it; there already, the boot writes nothing.
+mdir -i "$stick@@$off" ::/reports >/dev/null 2>&1 || mmd -i "$stick@@$off" ::/reports || vm_fail "cannot make /reports on the stick"
 before=$(sha256sum < "$stick")
 
 # The serial console is a pair of FIFOs: commands go in, everything the guest prints is logged.

@@ -10,6 +10,7 @@
 
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <memory>
 #include <string>
@@ -184,6 +185,7 @@ class ExclusiveOpener {
     uint64_t opens = 0;
     uint64_t busy = 0;
     uint64_t other_errors = 0;
+    char holders[512] = {};  // "pid 12 (diskvet); ..." seen holding the device right after an EBUSY
   };
   explicit ExclusiveOpener(const std::string& device) {
     int ready[2], out[2];
@@ -205,9 +207,13 @@ class ExclusiveOpener {
       while (!stop) {
         int fd = ::open(device.c_str(), O_RDONLY | O_EXCL | O_CLOEXEC);
         ++c.opens;
-        if (fd >= 0) ::close(fd);
-        else if (errno == EBUSY) ++c.busy;
-        else ++c.other_errors;
+        if (fd >= 0) {
+          ::close(fd);
+        } else if (errno == EBUSY) {
+          if (c.busy++ < 4) note_holders(device, c);
+        } else {
+          ++c.other_errors;
+        }
       }
       (void)!::write(out[1], &c, sizeof c);
       ::_exit(0);
@@ -223,6 +229,29 @@ class ExclusiveOpener {
   ExclusiveOpener& operator=(const ExclusiveOpener&) = delete;
   ~ExclusiveOpener() { stop(); }
   bool ok() const { return ok_; }
+  // Who has the device open right after an EBUSY, when still there: evidence for a failure message
+  // (on a shared machine another program, not the one under test, may be the holder).
+  static void note_holders(const std::string& device, Counts& c) {
+    std::error_code ec;
+    for (const auto& proc : std::filesystem::directory_iterator("/proc", ec)) {
+      std::error_code fd_ec;
+      for (const auto& fd : std::filesystem::directory_iterator(proc.path() / "fd", fd_ec)) {
+        std::error_code link_ec;
+        if (std::filesystem::read_symlink(fd.path(), link_ec) != device || proc.path().filename() == std::to_string(::getpid())) continue;
+        std::string comm;
+        if (FILE* f = std::fopen((proc.path() / "comm").c_str(), "r")) {
+          char buf[64] = {};
+          if (std::fgets(buf, sizeof buf, f)) comm = buf;
+          std::fclose(f);
+          if (!comm.empty() && comm.back() == '\n') comm.pop_back();
+        }
+        std::string line = "pid " + proc.path().filename().string() + " (" + comm + "); ";
+        std::strncat(c.holders, line.c_str(), sizeof c.holders - std::strlen(c.holders) - 1);
+        break;
+      }
+    }
+  }
+
   // Stops the loop and returns what it counted.
   Counts stop() {
     if (pid_ > 0) {
