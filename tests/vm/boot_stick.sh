@@ -45,7 +45,7 @@ say 'diskvet run --suite quick --device $stick --destroy-data all-unprotected --
 say 'diskvet io --filename $stick --rw randwrite --bs 4k --runtime 1s --destroy-data all-unprotected > /tmp/io.out 2>&1; echo "IO-EXIT=$?"; sed "s/^/IO: /" /tmp/io.out'
 say 'sync; echo "=== BOOT-STICK DONE ==="; poweroff -f'
 vm_wait_for 480 '^=== BOOT-STICK DONE ==='
-vm_wait_poweroff 60
+vm_wait_poweroff 540  # counted from the boot, like vm_wait_for
 exec 3>&-
 
 vm_expect 'boot medium: /dev/sd[a-z] .*marker matches'
