@@ -195,6 +195,9 @@ void check_writers(const Parts& parts, const HostPaths& host, Protection& p) {
       if (link_ec || !target.starts_with("/")) continue;  // sockets, pipes, anon inodes
       std::string dev_id;
       if (host.live()) {
+        // Only device nodes are looked at: stat() of a file on a stalled FUSE or NFS mount could
+        // hang the listing.
+        if (!target.starts_with("/dev/")) continue;
         struct stat st{};
         if (::stat(fd_entry.path().c_str(), &st) != 0 || !S_ISBLK(st.st_mode)) continue;
         dev_id = fmt::format("{}:{}", major(st.st_rdev), minor(st.st_rdev));
