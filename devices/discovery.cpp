@@ -214,7 +214,7 @@ Result<std::vector<Device>> discover(const DiscoveryOptions& options) {
     if (!d) continue;
     if (d->size_bytes == 0 && !options.include_empty) continue;
     if (options.assess_protection)
-      apply(*d, assess_protection(*d, host, ProtectionProbes{.signatures = true, .exclusive = options.probe_exclusive}));
+      apply(*d, assess_protection(*d, host, ProtectionProbes{.signatures = true}));
     if (d->kind == DeviceKind::nvme && host.live()) {
       if (d->nvme_controller.empty()) {
         if (!nvme_scanned) nvme_ctrls = nvme_namespace_controllers(), nvme_scanned = true;

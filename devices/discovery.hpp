@@ -17,9 +17,6 @@ struct DiscoveryOptions {
   HostPaths host;
   bool use_udev = true;            // enumerate and read identity through libudev (live host only)
   bool assess_protection = true;   // fill is_protected / protection_reasons
-  // A brief O_EXCL open per disk finds exclusive holders. Turn it off while this process itself
-  // holds devices (a running suite), or they would be reported as held by "another program".
-  bool probe_exclusive = true;
   bool read_health = true;         // NVMe SMART, smartctl, hwmon
   bool include_empty = false;      // also list disks of size 0 (unbound loop devices, empty readers)
 };

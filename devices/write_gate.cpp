@@ -53,6 +53,7 @@ Result<WriteGrant> open_for_write(const std::string& path, const Consent& consen
   Protection before = assess_protection(*disk, host);
   if (auto ok = check_consent(*disk, before, consent); !ok) return ok.error();
 
+  // The one exclusive open diskvet makes: consent reached this device and it is about to be written.
   UniqueFd fd(::open(path.c_str(), O_RDWR | O_DIRECT | O_EXCL | O_CLOEXEC));
   if (!fd.valid()) {
     if (errno == EBUSY)
@@ -63,7 +64,7 @@ Result<WriteGrant> open_for_write(const std::string& path, const Consent& consen
   struct stat held{};
   if (::fstat(fd.get(), &held) != 0 || !S_ISBLK(held.st_mode) || held.st_rdev != st.st_rdev)
     return safety_error(path, "PROTECTED: the device node changed while it was being opened; refusing to write", "try again");
-  Protection under = assess_protection(*disk, host, ProtectionProbes{.signatures = true, .exclusive = false});
+  Protection under = assess_protection(*disk, host);
   if (auto ok = check_consent(*disk, under, consent); !ok) return ok.error();
   apply(*disk, under);
   return WriteGrant{path, std::move(fd), true, false, std::move(*disk)};
