@@ -230,7 +230,16 @@ Result<std::vector<Device>> discover(const DiscoveryOptions& options) {
     devices.push_back(std::move(*d));
   }
   std::sort(devices.begin(), devices.end(), [](const Device& a, const Device& b) { return a.name < b.name; });
+  for (auto& d : devices) d.consent_id = consent_id(d, devices);
   return devices;
+}
+
+std::vector<Device> describe_disks(const HostPaths& host) {
+  std::vector<Device> out;
+  std::error_code ec;
+  for (const auto& e : fs::directory_iterator(host.sysfs / "block", ec))
+    if (auto d = describe_disk(e.path(), host)) out.push_back(std::move(*d));
+  return out;
 }
 
 Result<Device> find_device(std::string_view id, const std::vector<Device>& devices) {
@@ -243,7 +252,8 @@ Result<Device> find_device(std::string_view id, const std::vector<Device>& devic
     return usage_error(std::string(id), "names no disk on this host", "see 'diskvet list' for paths, serials and WWNs");
   std::string names;
   for (const auto* d : hits) names += (names.empty() ? "" : ", ") + d->path;
-  return usage_error(std::string(id), fmt::format("names {} disks ({})", hits.size(), names), "name one by its /dev path or WWN");
+  return usage_error(std::string(id), fmt::format("names {} disks ({})", hits.size(), names),
+                     "name one by its /dev path, its WWN, or SERIAL/NSID for an NVMe namespace (see 'diskvet list')");
 }
 
 Result<Device> find_device(std::string_view id, const DiscoveryOptions& options) {
