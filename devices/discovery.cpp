@@ -207,12 +207,16 @@ Result<std::vector<Device>> discover(const DiscoveryOptions& options) {
   std::map<std::string, std::string> nvme_ctrls;
   bool nvme_scanned = false;
   std::vector<Device> devices;
+  std::vector<Device> unlisted;  // empty disks left out: they still share serials and WWNs
   for (const auto& dir : dirs) {
     static const UdevProperties kNone;
     auto found = udev_by_name.find(dir.filename().string());
     auto d = describe_disk(dir, host, found == udev_by_name.end() ? kNone : found->second);
     if (!d) continue;
-    if (d->size_bytes == 0 && !options.include_empty) continue;
+    if (d->size_bytes == 0 && !options.include_empty) {
+      unlisted.push_back(std::move(*d));
+      continue;
+    }
     if (options.assess_protection)
       apply(*d, assess_protection(*d, host, ProtectionProbes{.signatures = true, .exclusive = options.probe_exclusive}));
     if (d->kind == DeviceKind::nvme && host.live()) {
@@ -230,7 +234,9 @@ Result<std::vector<Device>> discover(const DiscoveryOptions& options) {
     devices.push_back(std::move(*d));
   }
   std::sort(devices.begin(), devices.end(), [](const Device& a, const Device& b) { return a.name < b.name; });
-  for (auto& d : devices) d.consent_id = consent_id(d, devices);
+  std::vector<Device> host_disks = devices;
+  host_disks.insert(host_disks.end(), unlisted.begin(), unlisted.end());
+  for (auto& d : devices) d.consent_id = consent_id(d, host_disks);
   return devices;
 }
 
