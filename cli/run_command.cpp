@@ -4,6 +4,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <filesystem>
 #include <map>
@@ -16,6 +17,7 @@
 #include "common/units.hpp"
 #include "devices/discovery.hpp"
 #include "devices/health.hpp"
+#include "devices/identity.hpp"
 #include "devices/write_gate.hpp"
 #include "runner/purge.hpp"
 #include "runner/target.hpp"
@@ -210,6 +212,14 @@ int run_suite_command(const RunCliOptions& o) {
   for (const auto& path : paths) {
     auto dev = describe(path);
     if (!dev) return fail(dev.error());
+    // One medium seen through several paths (one LUN without dm-multipath, one namespace through
+    // two controllers) is tested once, through the first path.
+    auto twin = std::find_if(plan.devices.begin(), plan.devices.end(), [&](const DevicePlan& p) { return devices::same_medium(p.device, *dev); });
+    if (twin != plan.devices.end()) {
+      notes.push_back(fmt::format("{} skipped: the same medium as {} (WWN {}), tested once", path, twin->device.path,
+                                  dev->wwn.empty() ? "-" : dev->wwn));
+      continue;
+    }
     auto target = path == scratch_file && scratch_target ? Result<Target>(std::move(*scratch_target)) : open_target(path, writable, consent);
     if (!target) {
       Error e = target.error();
@@ -290,7 +300,7 @@ Action register_run(CLI::App& app) {
   run->add_option("--device,-d", o->devices, "Device (or file) to test; repeat for several");
   run->add_flag("--all", o->all, "Every unprotected disk 'diskvet list' shows (writes still need --destroy-data)");
   run->add_option("--profile", o->profile, "NAME | FILE | auto (match by model and size) | none (measure only, judge no limits)")->capture_default_str();
-  run->add_option("--destroy-data", o->destroy, "Consent to overwrite: serial, WWN, /dev path or all-unprotected");
+  run->add_option("--destroy-data", o->destroy, "Consent to overwrite: serial, WWN, SERIAL/NSID, /dev path or all-unprotected");
   run->add_option("--out,-o", o->out,
                   "Report file (default: diskvet-report-SUITE-TIME.json here); a device node, a directory or a link to one is refused");
   run->add_flag("--parallel", o->parallel, "Test the devices at the same time (shelves); default is one after another");

@@ -30,8 +30,12 @@ Result<std::vector<Device>> discover(const DiscoveryOptions& options = {});
 std::optional<Device> describe_disk(const std::filesystem::path& sysdir, const HostPaths& host,
                                     const UdevProperties& udev = {});
 
+// Every whole disk's identity from sysfs alone (describe_disk without udev: no device is opened),
+// empty disks too: the host's disks the write gate compares a disk's serial and WWN with.
+std::vector<Device> describe_disks(const HostPaths& host);
+
 // The one device that `id` names: a /dev path (symlinks such as /dev/disk/by-id/ resolved), a
-// kernel name, a serial or a WWN. Usage error when none or several match.
+// kernel name, a serial, SERIAL/NSID or a WWN. Usage error when none or several match.
 Result<Device> find_device(std::string_view id, const DiscoveryOptions& options = {});
 // The same lookup in an already discovered list.
 Result<Device> find_device(std::string_view id, const std::vector<Device>& devices);

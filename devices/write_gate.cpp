@@ -50,8 +50,11 @@ Result<WriteGrant> open_for_write(const std::string& path, const Consent& consen
   HostPaths host;
   auto disk = whole_disk(path, st.st_rdev, host);
   if (!disk) return disk.error();
+  // Whether a serial or WWN names this disk alone is decided against every disk of the host, read
+  // from the same source (sysfs) as this one.
+  const std::vector<Device> host_disks = describe_disks(host);
   Protection before = assess_protection(*disk, host);
-  if (auto ok = check_consent(*disk, before, consent); !ok) return ok.error();
+  if (auto ok = check_consent(*disk, before, consent, host_disks); !ok) return ok.error();
 
   // The one exclusive open diskvet makes: consent reached this device and it is about to be written.
   UniqueFd fd(::open(path.c_str(), O_RDWR | O_DIRECT | O_EXCL | O_CLOEXEC));
@@ -65,7 +68,7 @@ Result<WriteGrant> open_for_write(const std::string& path, const Consent& consen
   if (::fstat(fd.get(), &held) != 0 || !S_ISBLK(held.st_mode) || held.st_rdev != st.st_rdev)
     return safety_error(path, "PROTECTED: the device node changed while it was being opened; refusing to write", "try again");
   Protection under = assess_protection(*disk, host);
-  if (auto ok = check_consent(*disk, under, consent); !ok) return ok.error();
+  if (auto ok = check_consent(*disk, under, consent, host_disks); !ok) return ok.error();
   apply(*disk, under);
   return WriteGrant{path, std::move(fd), true, false, std::move(*disk)};
 }

@@ -58,7 +58,7 @@ Action start(Model& m, const TuiOptions& o, std::unique_ptr<RunSession>& session
   std::vector<std::string> paths;
   for (const auto& e : m.confirm) {
     if (!e.matches()) return Action::none;  // keys.cpp already refused; never start around it
-    devs.push_back(ConfirmedDevice{e.path, e.serial});
+    devs.push_back(ConfirmedDevice{e.path, e.serial, e.wwn, e.nsid});
     paths.push_back(e.path);
   }
   const std::string prof = m.profile_cursor < m.profiles.size() ? m.profiles[m.profile_cursor] : "auto";

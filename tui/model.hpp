@@ -36,7 +36,11 @@ struct ConfirmEntry {
   std::string path, model, serial;
   uint64_t size_bytes = 0;
   std::string typed;
-  // What the operator must type: the serial's last characters, or YES when it has none.
+  std::string wwn;
+  uint32_t nsid = 0;            // NVMe namespace id, else 0
+  bool pick_namespace = false;  // its controller has several namespaces: the serial alone names none
+  // What the operator must type: the serial's last characters (then "/NSID" when the namespace must
+  // be picked), or YES when it has no serial.
   std::string expected() const;
   bool matches() const { return typed == expected(); }
 };
