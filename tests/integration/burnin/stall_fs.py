@@ -1,11 +1,13 @@
 #!/usr/bin/python3
 """The stall lab's file system (DESIGN.md "Test lab"): a FUSE passthrough of one directory whose
-reads and writes wait while CONTROL/hold exists and sleep CONTROL/delay_ms milliseconds each.
+reads and writes wait while CONTROL/hold exists, sleep CONTROL/delay_ms milliseconds each, and fail
+with EIO while CONTROL/fail exists.
 A loop device (buffered, not --direct-io) over a file in it is a block device that stalls or slows
 on command, on a kernel without device-mapper or null_blk.
 
     /usr/bin/python3 stall_fs.py ROOT CONTROL MOUNTPOINT     (foreground; unmount to end it)
 """
+import errno
 import os
 import sys
 import time
@@ -18,6 +20,7 @@ class StallFs(Operations):
         self.root = root
         self.hold = os.path.join(control, "hold")
         self.delay = os.path.join(control, "delay_ms")
+        self.fail = os.path.join(control, "fail")
 
     def _full(self, path):
         return os.path.join(self.root, path.lstrip("/"))
@@ -32,6 +35,8 @@ class StallFs(Operations):
             ms = 0
         if ms > 0:
             time.sleep(ms / 1000)
+        if os.path.exists(self.fail):
+            raise FuseOSError(errno.EIO)
 
     def getattr(self, path, fh=None):
         try:

@@ -1,5 +1,5 @@
 // The stall lab: a loop device (buffered) over a file served by stall_fs.py, a FUSE file system
-// that holds every request while a flag file exists and slows each by a set delay. Everything it
+// that holds every request while a flag file exists, slows each by a set delay, or fails them. Everything it
 // makes (mount, daemon, loop device) is its own and is undone on destruction.
 #pragma once
 
@@ -50,6 +50,7 @@ class StallLoop {
   }
   ~StallLoop() {
     release();
+    heal();
     set_delay_ms(0);
     if (!dev_.empty()) std::system(("losetup -d " + dev_).c_str());
     if (daemon_ > 0) {
@@ -68,6 +69,9 @@ class StallLoop {
   // Every read and write waits from now until release().
   void hold() const { std::ofstream(dir_ / "control/hold") << "held by the test\n"; }
   void release() const { std::filesystem::remove(dir_ / "control/hold"); }
+  // Every read and write fails (EIO) from now until heal().
+  void fail_io() const { std::ofstream(dir_ / "control/fail") << "failed by the test\n"; }
+  void heal() const { std::filesystem::remove(dir_ / "control/fail"); }
   void set_delay_ms(double ms) const { std::ofstream(dir_ / "control/delay_ms") << ms << "\n"; }
 
  private:

@@ -121,3 +121,29 @@ TEST_F(Watchdog, AnIoThatNeverReturnsInTimeAbandonsItsDeviceAndTheRunStillEndsWi
     if (std::string(reason.as_string()).find("abandoned") != std::string::npos) said = true;
   EXPECT_TRUE(said) << held.at("reasons");
 }
+
+TEST_F(Watchdog, TheKernelsLinesAboutAFailingDeviceAreInItsReportSection) {
+  SKIP_UNLESS_LOOP_DEVICES();
+  StallLoop failing(dir_ / "lab", 16u << 20);
+  if (!failing.valid()) GTEST_SKIP() << failing.why();
+  write_file("s.json", suite("30s", "30s"));
+  write_file("p.json", kProfile);
+  start("run --suite " + file("s.json").string() + " --device " + failing.path() + " --destroy-data " + failing.path() + " --profile " +
+        file("p.json").string() + " -q --out " + file("r.json").string());
+  std::this_thread::sleep_for(std::chrono::seconds(2));
+  failing.fail_io();  // the loop driver completes the requests with an error, and the block layer says so
+  std::this_thread::sleep_for(std::chrono::seconds(1));
+  failing.heal();
+  EXPECT_EQ(wait(), 1) << log();
+  auto r = report("r.json");
+  const auto& d = r.at("devices").as_array().at(0).as_object();
+  const auto& k = d.at("kernel_log").as_object();
+  ASSERT_TRUE(k.at("read").as_bool()) << k;
+  const std::string name = std::filesystem::path(failing.path()).filename().string();
+  bool found = false;
+  for (const auto& l : k.at("lines").as_array()) {
+    EXPECT_EQ(l.at("device").as_string(), name) << l;  // never another device's lines
+    if (l.at("kind").as_string() == "io-error" && std::string(l.at("text").as_string()).find("dev " + name + ",") != std::string::npos) found = true;
+  }
+  EXPECT_TRUE(found) << k;
+}
