@@ -4,6 +4,8 @@
 // the hold lasts, and the run still ends and writes its report; the other device PASSes.
 #include <gtest/gtest.h>
 
+#include <atomic>
+
 #include "burnin_lab.hpp"
 #include "stall_lab.hpp"
 
@@ -78,7 +80,7 @@ TEST_F(Watchdog, AnIoHeldPastIoTimeoutFailsItsDeviceNamingTheStallWhileTheOtherD
     if (s.find("stalled I/O") != std::string::npos && s.find("LBA") != std::string::npos && s.find("out ") != std::string::npos) named = true;
   }
   EXPECT_TRUE(named) << held.at("reasons");
-  EXPECT_LT(took_s, 10 + 5 + 15) << "the stall delays the run by about its length, nothing more";
+  EXPECT_LT(took_s, 10 + 5 + 20) << "the stall delays the run by about its length, nothing more";
 }
 
 TEST_F(Watchdog, AnIoThatNeverReturnsInTimeAbandonsItsDeviceAndTheRunStillEndsWithItsReport) {
@@ -95,14 +97,24 @@ TEST_F(Watchdog, AnIoThatNeverReturnsInTimeAbandonsItsDeviceAndTheRunStillEndsWi
         file("r.json").string());
   std::this_thread::sleep_for(std::chrono::seconds(2));
   stalled.hold();
-  // The hold outlasts the run: diskvet must give up on the device, finish the other, and exit.
+  // The hold outlasts the run: diskvet must give up on the device, finish the other, and exit. A
+  // diskvet that waited for the held I/O would wait for ever; after 90 s the test lets go instead.
+  std::atomic<bool> ended{false}, let_go{false};
+  std::thread keeper([&] {
+    for (int i = 0; i < 900 && !ended; ++i) std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    if (!ended) {
+      let_go = true;
+      stalled.release();
+    }
+  });
   int rc = wait();
+  ended = true;
+  keeper.join();
   double took_s = seconds_since(t0);
-  const bool still_held = std::filesystem::exists(dir_ / "lab/control/hold");
   stalled.release();
 
-  EXPECT_TRUE(still_held);
-  EXPECT_LT(took_s, 10 + 3 + 5) << "the run's 10 s, the 3 s deadline, and start-up";
+  EXPECT_FALSE(let_go) << "diskvet ended only when the held I/O was let go";
+  EXPECT_LT(took_s, 10 + 3 + 15) << "the run's 10 s, the 3 s deadline, and start-up on a busy machine";
   EXPECT_EQ(rc, 3) << "a device's run was abandoned: the run is incomplete\n" << log();
   auto r = report("r.json");
   const auto& held = r.at("devices").as_array().at(0).as_object();
