@@ -142,7 +142,9 @@ TEST_F(Watchdog, TheKernelsLinesAboutAFailingDeviceAreInItsReportSection) {
   write_file("p.json", kProfile);
   start("run --suite " + file("s.json").string() + " --device " + failing.path() + " --destroy-data " + failing.path() + " --profile " +
         file("p.json").string() + " -q --out " + file("r.json").string());
-  std::this_thread::sleep_for(std::chrono::seconds(2));
+  // The block layer's error lines are rate limited machine-wide (10 per 5 s): a previous test's
+  // errors, at its teardown, must not use up the burst this one needs.
+  std::this_thread::sleep_for(std::chrono::milliseconds(6500));
   failing.fail_io();  // the loop driver completes the requests with an error, and the block layer says so
   std::this_thread::sleep_for(std::chrono::seconds(1));
   failing.heal();

@@ -22,13 +22,14 @@ TEST_F(BurninThrottling, ALoopDeviceSlowedMidRunShowsASlowdownThatTheProfileFail
     "defaults": {"bs": "64k", "verify": true, "iodepth": 16, "ramp": "0s", "interval": "0.5s"},
     "tests": [
       {"id": "write", "passes": 1, "workloads": [{"rw": "write"}]},
-      {"id": "middle", "workloads": [{"rw": "randread", "runtime": "12s"}]}
+      {"id": "middle", "workloads": [{"rw": "randread", "runtime": "16s"}]}
     ]})");
   write_file("p.json", R"({"name": "throttle-profile", "source": "test", "burnin": {"max_slowdown_pct": 50}, "limits": {}})");
 
   start("run --suite " + file("s.json").string() + " --device " + dev + " --destroy-data " + dev + " --profile " + file("p.json").string() +
         " -q --out " + file("r.json").string());
-  // After the write pass, 4 s at full speed for a baseline, 4 s at a few IOPS, then free again.
+  // After the write pass, 4 s at full speed for a baseline, 4 s at a few IOPS (each request 100 ms,
+  // one at a time through the loop driver), then free again for the rest of the 16 s.
   auto generation_of_last_block = [&] {
     // The verification block's header (magic, ..., generation) read from the lab's backing file.
     std::ifstream in(slow.backing(), std::ios::binary);
@@ -39,7 +40,7 @@ TEST_F(BurninThrottling, ALoopDeviceSlowedMidRunShowsASlowdownThatTheProfileFail
   };
   EXPECT_TRUE(wait_until([&] { return generation_of_last_block() == 1; })) << log();
   std::this_thread::sleep_for(std::chrono::seconds(4));
-  slow.set_delay_ms(200);
+  slow.set_delay_ms(100);
   std::this_thread::sleep_for(std::chrono::seconds(4));
   slow.set_delay_ms(0);
   EXPECT_EQ(wait(), 1) << log();
