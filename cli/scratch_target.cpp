@@ -43,8 +43,17 @@ Result<ScratchLoop> ScratchLoop::create(const std::string& backing, uint64_t siz
       rc = ioctl(dev.get(), LOOP_CONFIGURE, &cfg);
     }
     if (rc == 0) {
+      // Kept open read-only from here on (LOOP_CLR_FD needs no write access): a descriptor open
+      // for writing is how the protection rules recognise another program writing a disk, and
+      // the process that made the loop device is not writing it.
+      UniqueFd held(::open(path.c_str(), O_RDONLY | O_CLOEXEC));
+      if (!held.valid()) {
+        int err = errno;
+        ioctl(dev.get(), LOOP_CLR_FD, 0);
+        return system_error(path, "cannot reopen the scratch loop device", err);
+      }
       loop.path_ = path;
-      loop.dev_ = std::move(dev);
+      loop.dev_ = std::move(held);
       return loop;
     }
     if (errno != EBUSY) return system_error(path, "cannot attach the scratch file", errno);

@@ -4,6 +4,8 @@
 // cgroup v2 hosts never had: that test always skipped.)
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include "burnin_lab.hpp"
 #include "stall_lab.hpp"
 
@@ -53,8 +55,11 @@ TEST_F(BurninThrottling, ALoopDeviceSlowedMidRunShowsASlowdownThatTheProfileFail
     if (e.at("max_drop_pct").to_number<double>() < 80 || e.at("duration_s").to_number<double>() < 2) continue;
     found = true;
     EXPECT_TRUE(e.at("recovered").as_bool()) << e;
-    // 50 IOPS is not near zero and reads fill no cache; a loop device has no thermal sensor to blame.
-    EXPECT_EQ(e.at("cause").as_string(), "unexplained") << e;
+    // Reads fill no cache and a loop device has no thermal sensor to blame: the slowdown is a stall
+    // when its slowest interval fell to near zero (at most 1% of the baseline; how deep the delayed
+    // requests push it depends on the machine's baseline), else unexplained.
+    const bool near_zero = e.at("min_iops").to_number<double>() <= std::max(1.0, e.at("median_iops").to_number<double>() / 100);
+    EXPECT_EQ(e.at("cause").as_string(), near_zero ? "stall" : "unexplained") << e;
   }
   EXPECT_TRUE(found) << d.at("slowdowns");
   EXPECT_NE(log().find("max_slowdown_pct 50"), std::string::npos) << log();
