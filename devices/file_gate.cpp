@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <filesystem>
 
+#include "common/file_kind.hpp"
 #include "common/units.hpp"
 #include "devices/host_state.hpp"
 #include "devices/sysfs.hpp"
@@ -19,16 +20,6 @@ namespace diskvet::devices {
 namespace fs = std::filesystem;
 
 namespace {
-
-std::string kind_of(mode_t mode) {
-  if (S_ISLNK(mode)) return "a symbolic link";
-  if (S_ISBLK(mode)) return "a block device node";
-  if (S_ISCHR(mode)) return "a character device node";
-  if (S_ISDIR(mode)) return "a directory";
-  if (S_ISFIFO(mode)) return "a FIFO";
-  if (S_ISSOCK(mode)) return "a socket";
-  return "not a regular file";
-}
 
 // The path with its directories resolved and its last component kept as it is (never followed).
 std::string canonical_keeping_last(const std::string& path) {
@@ -68,7 +59,7 @@ Status decide_file_write(const std::string& path, const std::string& canonical, 
     return safety_error(path, "PROTECTED: became a block device node while it was being opened as a file; refusing to write",
                         "nothing was written; name the disk itself, with --destroy-data");
   if (!S_ISREG(f.mode))
-    return safety_error(path, fmt::format("PROTECTED: is {}, not a regular file or a disk; refusing to write", kind_of(f.mode)),
+    return safety_error(path, fmt::format("PROTECTED: is {}, not a regular file or a disk; refusing to write", file_kind(f.mode)),
                         "nothing was written");
   if (!f.backs_loop.empty())
     return safety_error(path, fmt::format("PROTECTED: backs loop device /dev/{}; refusing to write the file behind it", f.backs_loop),

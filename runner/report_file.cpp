@@ -15,6 +15,7 @@
 #include <sstream>
 
 #include "common/fd.hpp"
+#include "common/file_kind.hpp"
 #include "runner/report_json.hpp"
 #include "runner/sha256.hpp"
 
@@ -48,15 +49,6 @@ bool seal_matches(std::string_view text) {
 
 namespace {
 
-std::string node_kind(mode_t mode) {
-  if (S_ISBLK(mode)) return "a block device node";
-  if (S_ISCHR(mode)) return "a character device node";
-  if (S_ISDIR(mode)) return "a directory";
-  if (S_ISFIFO(mode)) return "a FIFO";
-  if (S_ISSOCK(mode)) return "a socket";
-  return "not a regular file";
-}
-
 // A name nobody can predict: 16 hex digits from the kernel's random source.
 std::string random_suffix() {
   uint64_t r = 0;
@@ -87,10 +79,10 @@ Status check_report_path(const std::string& path) {
   if (S_ISLNK(lst.st_mode)) {
     struct stat st{};
     if (::stat(path.c_str(), &st) != 0 || S_ISREG(st.st_mode)) return ok_status();  // the link is replaced, its target untouched
-    return usage_error(path, fmt::format("is a symbolic link to {}; a report is written to a regular file, refusing", node_kind(st.st_mode)),
+    return usage_error(path, fmt::format("is a symbolic link to {}; a report is written to a regular file, refusing", file_kind(st.st_mode)),
                        "nothing was written; name a new file, e.g. report.json");
   }
-  return usage_error(path, fmt::format("is {}; a report is written to a regular file, refusing", node_kind(lst.st_mode)),
+  return usage_error(path, fmt::format("is {}; a report is written to a regular file, refusing", file_kind(lst.st_mode)),
                      "nothing was written; name a new file, e.g. report.json");
 }
 

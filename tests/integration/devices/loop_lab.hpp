@@ -108,40 +108,6 @@ class TempMount {
   bool mounted_ = false;
 };
 
-// A child process that opens the device O_EXCL and holds it until this goes away.
-class ExclusiveHolder {
- public:
-  explicit ExclusiveHolder(const std::string& device) {
-    int ready[2];
-    if (::pipe(ready) != 0) return;
-    pid_ = ::fork();
-    if (pid_ == 0) {
-      ::close(ready[0]);
-      int fd = ::open(device.c_str(), O_RDONLY | O_EXCL);
-      char c = fd >= 0 ? 'y' : 'n';
-      (void)!::write(ready[1], &c, 1);
-      for (;;) ::pause();
-    }
-    ::close(ready[1]);
-    char c = 0;
-    held_ = pid_ > 0 && ::read(ready[0], &c, 1) == 1 && c == 'y';
-    ::close(ready[0]);
-  }
-  ExclusiveHolder(const ExclusiveHolder&) = delete;
-  ExclusiveHolder& operator=(const ExclusiveHolder&) = delete;
-  ~ExclusiveHolder() {
-    if (pid_ > 0) {
-      ::kill(pid_, SIGKILL);
-      ::waitpid(pid_, nullptr, 0);
-    }
-  }
-  bool ok() const { return held_; }
-
- private:
-  pid_t pid_ = -1;
-  bool held_ = false;
-};
-
 // A child process that keeps the device open with `flags` (O_RDWR: a writer) until this goes away.
 class OpenHolder {
  public:
@@ -175,6 +141,12 @@ class OpenHolder {
  private:
   pid_t pid_ = -1;
   bool held_ = false;
+};
+
+// A child process that opens the device O_EXCL and holds it until this goes away.
+class ExclusiveHolder : public OpenHolder {
+ public:
+  explicit ExclusiveHolder(const std::string& device) : OpenHolder(device, O_RDONLY | O_EXCL) {}
 };
 
 // A child process that opens the device O_EXCL and closes it again, in a tight loop (what mkfs,
