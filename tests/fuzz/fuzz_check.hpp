@@ -2,6 +2,7 @@
 // so libFuzzer (and the corpus replay under ctest) reports the input that broke it.
 #pragma once
 
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <string_view>
