@@ -1,5 +1,4 @@
 // `diskvet io`: one ad-hoc workload with fio's option names and units.
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include <fmt/format.h>
@@ -122,27 +121,19 @@ Result<Workload> to_workload(const IoOptions& o) {
   return w;
 }
 
-bool is_block_device(const std::string& path) {
-  struct stat st{};
-  return ::stat(path.c_str(), &st) == 0 && S_ISBLK(st.st_mode);
-}
-
 Result<Target> open_io_target(const Workload& w, const IoOptions& o) {
   if (w.engine == BackendKind::null) {
     uint64_t size = w.size_bytes ? w.offset_bytes + w.size_bytes : uint64_t{1} << 40;
     return Target::null(size);
   }
   if (o.filename.empty()) return usage_error("--filename", "no target given", "name a file or block device, e.g. --filename /dev/nvme0n1");
-  bool write = writes(w.rw);
   uint64_t want = w.size_bytes ? w.offset_bytes + w.size_bytes : 0;
-  if (write && is_block_device(o.filename)) {
-    auto grant = devices::open_for_write(o.filename, devices::Consent{o.destroy});
-    if (!grant) return grant.error();
-    return Target::adopt(std::move(grant->fd), o.filename, true);
-  }
-  if (write)
-    if (auto ok = devices::check_scratch_file(o.filename); !ok) return ok.error();
-  return Target::open(o.filename, write, want);
+  if (!writes(w.rw)) return Target::open(o.filename, false, want);  // reads need no consent
+  // The one gate for every write: a disk, a file this run creates, or an existing file --destroy-data names.
+  auto grant = devices::open_for_write(o.filename, devices::Consent{o.destroy}, want);
+  if (!grant) return grant.error();
+  if (grant->created) return Target::lay_out(std::move(grant->fd), o.filename, want, true);
+  return Target::adopt(std::move(grant->fd), o.filename, true);
 }
 
 int run_io(const IoOptions& o) {
@@ -188,7 +179,9 @@ Action register_io(CLI::App& app) {
       "Writing to a block device destroys its data and needs --destroy-data naming it (serial, WWN, /dev\n"
       "path, or all-unprotected). A device with a partition table or a filesystem/RAID/LVM signature is\n"
       "written only when --destroy-data names its serial or WWN. Mounted, held (LVM/MD/dm), swap, root,\n"
-      "boot-medium, read-only and busy devices are refused whatever the consent. See 'diskvet list'.");
+      "boot-medium, read-only and busy devices are refused whatever the consent. See 'diskvet list'.\n"
+      "A missing file is created (never through a symlink); writing an existing file destroys its data and\n"
+      "needs --destroy-data naming that file (all-unprotected does not cover files).");
   io->add_option("--filename,-f", o->filename, "File or block device (a missing file is created with --size)");
   io->add_option("--rw", o->rw, "read | write | randread | randwrite | rw | randrw")->capture_default_str();
   io->add_option("--bs", o->bs, "Block size (multiple of the logical block size)")->capture_default_str();

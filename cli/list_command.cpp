@@ -42,7 +42,8 @@ Action register_list(CLI::App& app) {
   list->footer(
       "A PROTECTED disk is never written: mounted, held by LVM/MD/dm, swap, read-only, in use, backing the\n"
       "running system or boot medium. A disk protected only by a partition table or signature can be\n"
-      "written when --destroy-data names its serial or WWN.");
+      "written when --destroy-data names its consent ID (its serial, SERIAL/NSID for a namespace of an NVMe\n"
+      "controller with several, or its WWN).");
   list->add_flag("--json", o->json, "A JSON array of devices on stdout");
   list->add_flag("--all", o->all, "Also list empty disks (unbound loop devices, readers without media)");
   return [o] { return run_list(*o); };

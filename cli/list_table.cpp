@@ -43,14 +43,18 @@ std::string render_device_table(const std::vector<devices::Device>& devices) {
                        fit(d.serial.empty() ? "-" : d.serial, 13), fit(format_bytes(d.size_bytes), 8),
                        fit(fmt::format("{}/{}", d.logical_block_size, d.physical_block_size), 9),
                        health_word(d.health));
+    // The consent ID names this disk alone (SERIAL/NSID where a controller has several namespaces).
     if (!d.is_protected) {
-      out += "  " + fit("writable with --destroy-data " + d.path, kTableWidth - 2) + "\n";
+      std::string also = d.consent_id.empty() ? "" : " or " + d.consent_id;
+      out += "  " + fit("writable with --destroy-data " + d.path + also, kTableWidth - 2) + "\n";
     } else {
       // One reason a line, so none is cut off; the label says whether consent can override.
-      bool strong = !d.serial.empty() || !d.wwn.empty();
-      std::string label = d.protection_overridable && strong ? "PROTECTED (a serial/WWN consent overrides): " : "PROTECTED: ";
+      bool strong = !d.consent_id.empty();
+      std::string label = d.protection_overridable && strong ? "PROTECTED (its consent ID overrides): " : "PROTECTED: ";
       for (size_t i = 0; i < d.protection_reasons.size(); ++i)
         out += "  " + fit((i == 0 ? label : std::string(label.size(), ' ')) + d.protection_reasons[i], kTableWidth - 2) + "\n";
+      if (d.protection_overridable && strong)
+        out += "  " + fit("overridden only by --destroy-data " + d.consent_id, kTableWidth - 2) + "\n";
     }
     if (!d.health.problems.empty()) out += "  " + fit("UNHEALTHY: " + joined(d.health.problems), kTableWidth - 2) + "\n";
   }

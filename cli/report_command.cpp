@@ -18,6 +18,15 @@ struct ReportOptions {
   std::string html;
 };
 
+// The run's own exit code, as 'diskvet run' ended with it, so a script gets the same answer from the
+// saved report; 2 when the seal does not match (nothing in it can be trusted).
+int exit_code_of(const runner::LoadedReport& r) {
+  if (!r.seal_ok) return 2;
+  const auto* code = r.doc.if_contains("exit_code");
+  if (!code || !code->is_int64() || code->as_int64() < 0 || code->as_int64() > 4) return 2;
+  return static_cast<int>(code->as_int64());
+}
+
 int show_report(const ReportOptions& o) {
   auto r = runner::load_report(o.file);
   if (!r) return fail(r.error());
@@ -28,10 +37,10 @@ int show_report(const ReportOptions& o) {
     auto written = runner::write_file_atomic(o.html, runner::render_report_html(r->doc, r->seal_ok));
     if (!written) return fail(written.error());
     std::printf("html: %s\n", o.html.c_str());
-    return r->seal_ok ? 0 : 2;
+    return exit_code_of(*r);
   }
   std::fputs(runner::render_report_text(r->doc).c_str(), stdout);
-  return r->seal_ok ? 0 : 2;
+  return exit_code_of(*r);
 }
 
 }  // namespace
@@ -41,7 +50,9 @@ Action register_report(CLI::App& app) {
   CLI::App* rep = app.add_subcommand("report", "Print a saved report again, or render it as one self-contained HTML page");
   rep->add_option("FILE", o->file, "A report written by 'diskvet run'")->required();
   rep->add_option("--html", o->html, "Write an HTML page (inline SVG plots, no network) to this file");
-  rep->footer("Exit codes: 0 shown; 2 unreadable, not a diskvet report, or its sha256 seal does not match.");
+  rep->footer(
+      "Exit codes: the run's own (0 PASS, 1 FAIL, 3 ERROR or aborted, 4 INCONCLUSIVE or NOT-JUDGED; see 'diskvet run --help');\n"
+      "2 unreadable, not a diskvet report, or its sha256 seal does not match.");
   return [o] { return show_report(*o); };
 }
 

@@ -4,6 +4,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <charconv>
 #include <cstdio>
 #include <filesystem>
@@ -17,6 +18,7 @@
 #include "common/units.hpp"
 #include "devices/discovery.hpp"
 #include "devices/health.hpp"
+#include "devices/identity.hpp"
 #include "devices/write_gate.hpp"
 #include "runner/purge.hpp"
 #include "runner/target.hpp"
@@ -75,12 +77,33 @@ bool suite_writes(const suites::Suite& s) {
 
 Result<Target> open_target(const std::string& path, bool writable, const devices::Consent& consent) {
   if (writable) {
-    // The one gate: consent, protection rules, O_EXCL held for as long as the Target lives.
+    // The one gate: consent, protection rules, O_EXCL held for as long as the Target lives; an
+    // existing file is written only when the consent names it.
     auto grant = devices::open_for_write(path, consent);
     if (!grant) return grant.error();
     return Target::adopt(std::move(grant->fd), path, true);
   }
   return Target::open(path, false);
+}
+
+// Removes a file this run created when the run ends, whichever way it ends.
+struct RemoveFile {
+  std::string path;
+  RemoveFile() = default;
+  RemoveFile(const RemoveFile&) = delete;
+  RemoveFile& operator=(const RemoveFile&) = delete;
+  ~RemoveFile() {
+    if (!path.empty()) ::unlink(path.c_str());
+  }
+};
+
+// The scratch file of a run as a user without loop devices: a new file of our own (O_EXCL, never
+// through a link), laid out with data, removed after the run.
+Result<Target> create_scratch_file(const std::string& file, uint64_t size_bytes) {
+  auto grant = devices::open_for_write(file, devices::Consent{}, size_bytes);
+  if (!grant) return grant.error();
+  if (!grant->created) return safety_error(file, "already exists; diskvet writes a scratch file only when it creates it", "remove it or run elsewhere");
+  return Target::lay_out(std::move(grant->fd), file, size_bytes, true);
 }
 
 Result<std::map<std::string, uint64_t>> parse_rate_caps(const std::vector<std::string>& caps) {
@@ -124,15 +147,19 @@ int run_suite_command(const RunCliOptions& o) {
   }
   auto caps = parse_rate_caps(o.rate_caps);
   if (!caps) return fail(caps.error());
+  // The report path is checked before any device is touched: a refusal then costs nothing.
+  const std::string out = o.out.empty() ? default_report_path(suite->name) : o.out;
+  if (auto ok = check_report_path(out); !ok) return fail(ok.error());
 
   // Profiles: one named for every device, or matched per device.
   std::optional<suites::Profile> named;
   std::vector<suites::Profile> shipped;
+  ropts.measurement_only = o.profile == "none";
   if (o.profile == "auto") {
     auto all = suites::builtin_profiles();
     if (!all) return fail(all.error());
     shipped = std::move(*all);
-  } else {
+  } else if (!ropts.measurement_only) {
     auto p = suites::resolve_profile(o.profile);
     if (!p) return fail(p.error());
     named = std::move(*p);
@@ -142,6 +169,9 @@ int run_suite_command(const RunCliOptions& o) {
   std::vector<std::string> paths = o.devices;
   devices::Consent consent{o.destroy};
   std::optional<ScratchLoop> scratch_loop;
+  std::string scratch_file;              // created by this run, removed at its end (RemoveFile below)
+  std::optional<Target> scratch_target;  // its descriptor, from creation to the run
+  RemoveFile remove_scratch;
   std::vector<std::string> notes;
   if (o.all) {
     if (!paths.empty()) return fail(usage_error("--all", "and --device name the devices twice", "use one of them"));
@@ -166,11 +196,14 @@ int run_suite_command(const RunCliOptions& o) {
       notes.push_back(fmt::format("no device named: ran on a scratch loop device over {} ({} in RAM), detached afterwards", scratch_loop->backing(),
                                   format_bytes(*size)));
     } else {
-      std::string file = "diskvet-scratch.img";
-      auto t = Target::open(file, true, *size);  // lays out the file with data first
+      scratch_file = fmt::format("diskvet-scratch-{}.img", getpid());
+      auto t = create_scratch_file(scratch_file, *size);
       if (!t) return fail(t.error());
-      paths.push_back(file);
-      notes.push_back(fmt::format("no device named and not root: ran on the O_DIRECT file {} in the current directory", file));
+      remove_scratch.path = scratch_file;
+      scratch_target.emplace(std::move(*t));
+      paths.push_back(scratch_file);
+      notes.push_back(fmt::format("no device named and not root: ran on the O_DIRECT file {} in the current directory, removed afterwards",
+                                  scratch_file));
     }
   }
 
@@ -182,7 +215,15 @@ int run_suite_command(const RunCliOptions& o) {
   for (const auto& path : paths) {
     auto dev = describe(path);
     if (!dev) return fail(dev.error());
-    auto target = open_target(path, writable, consent);
+    // One medium seen through several paths (one LUN without dm-multipath, one namespace through
+    // two controllers) is tested once, through the first path.
+    auto twin = std::find_if(plan.devices.begin(), plan.devices.end(), [&](const DevicePlan& p) { return devices::same_medium(p.device, *dev); });
+    if (twin != plan.devices.end()) {
+      notes.push_back(fmt::format("{} skipped: the same medium as {} (WWN {}), tested once", path, twin->device.path,
+                                  dev->wwn.empty() ? "-" : dev->wwn));
+      continue;
+    }
+    auto target = path == scratch_file && scratch_target ? Result<Target>(std::move(*scratch_target)) : open_target(path, writable, consent);
     if (!target) {
       Error e = target.error();
       if (writable && e.kind == ErrorKind::safety && paths.size() > 1)
@@ -190,7 +231,9 @@ int run_suite_command(const RunCliOptions& o) {
       return fail(e);
     }
     DevicePlan dp{*dev, std::move(*target), std::nullopt, {}, 0};
-    if (named) {
+    if (ropts.measurement_only) {
+      dp.profile_reason = "measurement only (--profile none): no limits judged";
+    } else if (named) {
       dp.profile = named;
       dp.profile_reason = "named on the command line (" + named->file + ")";
     } else {
@@ -223,7 +266,6 @@ int run_suite_command(const RunCliOptions& o) {
   result.notes.insert(result.notes.begin(), notes.begin(), notes.end());
 
   boost::json::object doc = report_json(result, probe_host());
-  std::string out = o.out.empty() ? default_report_path(suite->name) : o.out;
   auto written = write_file_atomic(out, seal_report(doc) + "\n");
   std::fputs(render_report_text(doc).c_str(), stdout);
   if (!written) {
@@ -247,15 +289,23 @@ Action register_run(CLI::App& app) {
       "  diskvet run --suite quick --device /dev/sdb --device /dev/sdc --destroy-data all-unprotected --parallel\n"
       "Write tests destroy data: each device must be named by --destroy-data (serial, WWN, /dev path or\n"
       "all-unprotected). Protected devices (mounted, held, swap, read-only, in use) are refused whatever the consent,\n"
-      "and one refusal stops the run before any device is written.\n"
-      "Exit codes: 0 PASS or nothing evaluated, 1 FAIL, 2 usage/input/safety refusal, 3 runtime error or aborted\n"
-      "(partial report written), 4 INCONCLUSIVE.");
+      "and one refusal stops the run before any device is written. An existing file as --device is data: it is written\n"
+      "only with --destroy-data naming that file, never through a symlink.\n"
+      "Verdicts fail closed: a device PASSes only when every test ran and every limit was evaluated and met.\n"
+      "Exit codes (the worst device decides; 3 > 1 > 4 > 0):\n"
+      "  0  every device judged and PASS (with --profile none: every test ran, nothing failed)\n"
+      "  1  at least one device FAILs (limit missed, I/O errors, verification mismatch, health)\n"
+      "  2  usage, input or safety refusal: nothing ran\n"
+      "  3  ERROR: a test could not run or stopped on an error, or the run was aborted (partial report written)\n"
+      "  4  INCONCLUSIVE or NOT-JUDGED: steady state or preconditioning missing, limits not evaluated, no profile\n"
+      "     matched (use --profile NAME|FILE, or --profile none to measure only)");
   run->add_option("--suite", o->suite, "quick | acceptance | burnin | FILE")->required();
   run->add_option("--device,-d", o->devices, "Device (or file) to test; repeat for several");
   run->add_flag("--all", o->all, "Every unprotected disk 'diskvet list' shows (writes still need --destroy-data)");
-  run->add_option("--profile", o->profile, "NAME | FILE | auto (match by model and size)")->capture_default_str();
-  run->add_option("--destroy-data", o->destroy, "Consent to overwrite: serial, WWN, /dev path or all-unprotected");
-  run->add_option("--out,-o", o->out, "Report file (default: diskvet-report-SUITE-TIME.json here)");
+  run->add_option("--profile", o->profile, "NAME | FILE | auto (match by model and size) | none (measure only, judge no limits)")->capture_default_str();
+  run->add_option("--destroy-data", o->destroy, "Consent to overwrite: serial, WWN, SERIAL/NSID, /dev path or all-unprotected");
+  run->add_option("--out,-o", o->out,
+                  "Report file (default: diskvet-report-SUITE-TIME.json here); a device node, a directory or a link to one is refused");
   run->add_flag("--parallel", o->parallel, "Test the devices at the same time (shelves); default is one after another");
   run->add_option("--precondition-limit", o->precondition_limit, "Cap preconditioning at this time (the report says how much was written)");
   run->add_option("--duration", o->duration, "Measurement window of every timed workload (and at most each steady-state round); full passes run to their size");

@@ -17,7 +17,8 @@ namespace diskvet::cli {
 bool can_create_loop_devices() { return geteuid() == 0 && access("/dev/loop-control", W_OK) == 0; }
 
 Result<ScratchLoop> ScratchLoop::create(const std::string& backing, uint64_t size_bytes) {
-  UniqueFd file(::open(backing.c_str(), O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600));
+  // A new file of our own: O_EXCL fails on anything already there (a planted link included).
+  UniqueFd file(::open(backing.c_str(), O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_NOCTTY | O_CLOEXEC, 0600));
   if (!file.valid()) return system_error(backing, "cannot create the scratch backing file", errno);
   ScratchLoop loop;
   loop.backing_ = backing;  // from here on the destructor removes it

@@ -1,4 +1,6 @@
 // `diskvet tui`: the terminal UI (also what a bare `diskvet` on a terminal starts).
+#include <sys/stat.h>
+
 #include <fmt/format.h>
 
 #include <memory>
@@ -19,7 +21,17 @@ struct TuiCliOptions {
   bool monochrome = false;
 };
 
+// Reports are written into this directory (runner::write_file_atomic checks each file again): a
+// device node, or a link to one, is refused before the UI starts.
+Status check_report_dir(const std::string& dir) {
+  struct stat st{};
+  if (::stat(dir.c_str(), &st) != 0) return usage_error("--report-dir " + dir, "does not exist or cannot be examined", "create the directory first");
+  if (!S_ISDIR(st.st_mode)) return usage_error("--report-dir " + dir, "is not a directory; reports are written into a directory", "nothing was written");
+  return ok_status();
+}
+
 int run_tui_command(const TuiCliOptions& o) {
+  if (auto ok = check_report_dir(o.report_dir); !ok) return fail(ok.error());
   tui::TuiOptions t;
   t.report_dir = o.report_dir;
   t.ascii = o.ascii;

@@ -64,6 +64,10 @@ struct Device {
   std::vector<std::string> partitions;  // kernel names: nvme0n1p1, sda2
   std::string nvme_controller;          // NVMe: a controller's kernel name (nvme0) for admin commands
   uint32_t nvme_nsid = 0;               // NVMe: namespace id
+  // The id that names this disk alone among the host's disks for --destroy-data (identity.hpp's
+  // consent_id): its serial, SERIAL/NSID for a namespace of a multi-namespace controller, or its
+  // WWN; empty when only its path does. Filled by discover() over the whole list.
+  std::string consent_id;
   uint64_t size_bytes = 0;
   uint32_t logical_block_size = 512;
   uint32_t physical_block_size = 512;

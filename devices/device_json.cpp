@@ -118,6 +118,7 @@ void tag_invoke(json::value_from_tag, json::value& v, const Device& d) {
   o["model"] = d.model;
   o["serial"] = d.serial;
   o["wwn"] = d.wwn;
+  o["consent_id"] = d.consent_id;
   o["firmware"] = d.firmware;
   put_text(o, "vendor", d.vendor);
   put_text(o, "bus", d.bus);
@@ -195,6 +196,7 @@ Device tag_invoke(json::value_to_tag<Device>, const json::value& v) {
   get_text(*o, "model", d.model);
   get_text(*o, "serial", d.serial);
   get_text(*o, "wwn", d.wwn);
+  get_text(*o, "consent_id", d.consent_id);
   get_text(*o, "firmware", d.firmware);
   get_text(*o, "vendor", d.vendor);
   get_text(*o, "bus", d.bus);

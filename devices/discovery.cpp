@@ -207,14 +207,18 @@ Result<std::vector<Device>> discover(const DiscoveryOptions& options) {
   std::map<std::string, std::string> nvme_ctrls;
   bool nvme_scanned = false;
   std::vector<Device> devices;
+  std::vector<Device> unlisted;  // empty disks left out: they still share serials and WWNs
   for (const auto& dir : dirs) {
     static const UdevProperties kNone;
     auto found = udev_by_name.find(dir.filename().string());
     auto d = describe_disk(dir, host, found == udev_by_name.end() ? kNone : found->second);
     if (!d) continue;
-    if (d->size_bytes == 0 && !options.include_empty) continue;
+    if (d->size_bytes == 0 && !options.include_empty) {
+      unlisted.push_back(std::move(*d));
+      continue;
+    }
     if (options.assess_protection)
-      apply(*d, assess_protection(*d, host, ProtectionProbes{.signatures = true, .exclusive = options.probe_exclusive}));
+      apply(*d, assess_protection(*d, host, ProtectionProbes{.signatures = true}));
     if (d->kind == DeviceKind::nvme && host.live()) {
       if (d->nvme_controller.empty()) {
         if (!nvme_scanned) nvme_ctrls = nvme_namespace_controllers(), nvme_scanned = true;
@@ -230,7 +234,18 @@ Result<std::vector<Device>> discover(const DiscoveryOptions& options) {
     devices.push_back(std::move(*d));
   }
   std::sort(devices.begin(), devices.end(), [](const Device& a, const Device& b) { return a.name < b.name; });
+  std::vector<Device> host_disks = devices;
+  host_disks.insert(host_disks.end(), unlisted.begin(), unlisted.end());
+  for (auto& d : devices) d.consent_id = consent_id(d, host_disks);
   return devices;
+}
+
+std::vector<Device> describe_disks(const HostPaths& host) {
+  std::vector<Device> out;
+  std::error_code ec;
+  for (const auto& e : fs::directory_iterator(host.sysfs / "block", ec))
+    if (auto d = describe_disk(e.path(), host)) out.push_back(std::move(*d));
+  return out;
 }
 
 Result<Device> find_device(std::string_view id, const std::vector<Device>& devices) {
@@ -243,7 +258,8 @@ Result<Device> find_device(std::string_view id, const std::vector<Device>& devic
     return usage_error(std::string(id), "names no disk on this host", "see 'diskvet list' for paths, serials and WWNs");
   std::string names;
   for (const auto* d : hits) names += (names.empty() ? "" : ", ") + d->path;
-  return usage_error(std::string(id), fmt::format("names {} disks ({})", hits.size(), names), "name one by its /dev path or WWN");
+  return usage_error(std::string(id), fmt::format("names {} disks ({})", hits.size(), names),
+                     "name one by its /dev path, its WWN, or SERIAL/NSID for an NVMe namespace (see 'diskvet list')");
 }
 
 Result<Device> find_device(std::string_view id, const DiscoveryOptions& options) {

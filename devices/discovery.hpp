@@ -17,9 +17,6 @@ struct DiscoveryOptions {
   HostPaths host;
   bool use_udev = true;            // enumerate and read identity through libudev (live host only)
   bool assess_protection = true;   // fill is_protected / protection_reasons
-  // A brief O_EXCL open per disk finds exclusive holders. Turn it off while this process itself
-  // holds devices (a running suite), or they would be reported as held by "another program".
-  bool probe_exclusive = true;
   bool read_health = true;         // NVMe SMART, smartctl, hwmon
   bool include_empty = false;      // also list disks of size 0 (unbound loop devices, empty readers)
 };
@@ -33,8 +30,12 @@ Result<std::vector<Device>> discover(const DiscoveryOptions& options = {});
 std::optional<Device> describe_disk(const std::filesystem::path& sysdir, const HostPaths& host,
                                     const UdevProperties& udev = {});
 
+// Every whole disk's identity from sysfs alone (describe_disk without udev: no device is opened),
+// empty disks too: the host's disks the write gate compares a disk's serial and WWN with.
+std::vector<Device> describe_disks(const HostPaths& host);
+
 // The one device that `id` names: a /dev path (symlinks such as /dev/disk/by-id/ resolved), a
-// kernel name, a serial or a WWN. Usage error when none or several match.
+// kernel name, a serial, SERIAL/NSID or a WWN. Usage error when none or several match.
 Result<Device> find_device(std::string_view id, const DiscoveryOptions& options = {});
 // The same lookup in an already discovered list.
 Result<Device> find_device(std::string_view id, const std::vector<Device>& devices);

@@ -10,11 +10,15 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <unistd.h>
+
 #include <cerrno>
+#include <charconv>
 #include <cstring>
 #include <map>
 
 #include "common/fd.hpp"
+#include "devices/boot_medium.hpp"
 #include "devices/host_state.hpp"
 #include "devices/signatures.hpp"
 #include "devices/sysfs.hpp"
@@ -43,9 +47,10 @@ void apply(Device& d, const Protection& p) {
 
 namespace {
 
-// Mountpoints whose device is the medium the system booted from.
+// Mountpoints whose device is the medium the system booted from (/media/boot: image/init's ISO 9660).
+// The appliance's medium is also known by its marker, mounted or not (boot_medium.hpp).
 constexpr const char* kBootMountpoints[] = {"/boot", "/boot/efi", "/efi", "/run/live/medium", "/lib/live/mount/medium",
-                                            "/cdrom", "/run/initramfs/live", "/run/diskvet/boot"};
+                                            "/cdrom", "/run/initramfs/live", "/media/boot"};
 
 // The disk and each partition: device number -> how to name it in a reason.
 struct Parts {
@@ -141,17 +146,22 @@ void check_system(const Device& d, const std::vector<MountEntry>& mounts, const 
     if (::stat("/", &st) == 0 && backs(d, fmt::format("{}:{}", major(st.st_dev), minor(st.st_dev)), host)) root = true;
   }
   std::string cmdline = read_attr(host.proc / "cmdline").value_or("");
-  for (const char* key : {"root", "diskvet.boot"}) {
-    std::string spec = cmdline_value(cmdline, key);
-    if (spec.empty() || !host.live()) continue;
+  if (std::string spec = cmdline_value(cmdline, "root"); !spec.empty() && host.live()) {
     std::string node = resolve_device_spec(spec);
-    if (!node.empty() && backs(d, block_dev_id(node), host)) {
-      if (std::string_view(key) == "root") root = true;
-      else if (boot_at.empty()) boot_at = "diskvet.boot=" + spec;
-    }
+    if (!node.empty() && backs(d, block_dev_id(node), host)) root = true;
   }
+  // The medium by what it is: the marker, the image's volume, diskvet.boot= from the boot loader,
+  // each read from the nodes themselves, so an unmounted boot stick is as protected as a mounted one.
+  std::vector<std::string> evidence;
+  if (!boot_at.empty()) evidence.push_back(boot_at);
+  for (auto& e : boot_medium_evidence(identify_nodes(d, host), cmdline_value(cmdline, "diskvet.boot")))
+    evidence.push_back(std::move(e));
   if (root) p.reasons.push_back({ProtectionClass::root, "backs the running root filesystem"});
-  if (!boot_at.empty()) p.reasons.push_back({ProtectionClass::boot_medium, "holds the boot medium (" + boot_at + ")"});
+  if (!evidence.empty()) {
+    std::string list;
+    for (const auto& e : evidence) list += (list.empty() ? "" : "; ") + e;
+    p.reasons.push_back({ProtectionClass::boot_medium, "holds the boot medium (" + list + ")"});
+  }
 }
 
 void check_signatures(const Device& d, Protection& p) {
@@ -167,24 +177,58 @@ void check_signatures(const Device& d, Protection& p) {
   if (!sig->type.empty() || sig->ambivalent) p.reasons.push_back({ProtectionClass::signature, describe_signature(*sig)});
 }
 
-// The read-only ioctl and an exclusive-open probe on the live device node.
-void check_open(const Device& d, const ProtectionProbes& probes, Protection& p) {
-  bool explained = std::any_of(p.reasons.begin(), p.reasons.end(), [](const auto& r) {
-    return r.cls == ProtectionClass::mounted || r.cls == ProtectionClass::holders || r.cls == ProtectionClass::swap;
-  });
-  int flags = O_RDONLY | O_CLOEXEC | O_NONBLOCK | (probes.exclusive ? O_EXCL : 0);
-  UniqueFd fd(::open(d.path.c_str(), flags));
+// Programs with the disk or a partition open for writing (mkfs, dd, a VM using it as its disk), seen
+// in /proc/PID/fd and fdinfo without opening the device: looking never claims what it looks at.
+// This process is left out (a running suite holds its own devices).
+void check_writers(const Parts& parts, const HostPaths& host, Protection& p) {
+  std::map<std::string, std::string> found;  // part -> "pid 12 (mkfs.ext4)"
+  const std::string self = std::to_string(::getpid());
+  std::error_code ec;
+  for (const auto& proc_entry : fs::directory_iterator(host.proc, ec)) {
+    std::string pid = proc_entry.path().filename().string();
+    int ignored = 0;
+    if (pid == self || std::from_chars(pid.data(), pid.data() + pid.size(), ignored).ec != std::errc{}) continue;
+    std::error_code fd_ec;
+    for (const auto& fd_entry : fs::directory_iterator(proc_entry.path() / "fd", fd_ec)) {
+      std::error_code link_ec;
+      std::string target = fs::read_symlink(fd_entry.path(), link_ec).string();
+      if (link_ec || !target.starts_with("/")) continue;  // sockets, pipes, anon inodes
+      std::string dev_id;
+      if (host.live()) {
+        // Only device nodes are looked at: stat() of a file on a stalled FUSE or NFS mount could
+        // hang the listing.
+        if (!target.starts_with("/dev/")) continue;
+        struct stat st{};
+        if (::stat(fd_entry.path().c_str(), &st) != 0 || !S_ISBLK(st.st_mode)) continue;
+        dev_id = fmt::format("{}:{}", major(st.st_rdev), minor(st.st_rdev));
+      }
+      const std::string* who = nullptr;
+      if (auto it = parts.by_id.find(dev_id); !dev_id.empty() && it != parts.by_id.end()) who = &it->second;
+      else if (auto it2 = parts.by_node.find(target); it2 != parts.by_node.end()) who = &it2->second;
+      if (!who || found.contains(*who)) continue;
+      // fdinfo's "flags:" is octal; O_WRONLY and O_RDWR are the access modes that write.
+      std::string info = read_raw(proc_entry.path() / "fdinfo" / fd_entry.path().filename());
+      auto at = info.find("flags:");
+      if (at == std::string::npos) continue;
+      unsigned long flags = std::strtoul(info.c_str() + at + 6, nullptr, 8);
+      if ((flags & O_ACCMODE) == O_RDONLY) continue;
+      std::string comm = read_attr(proc_entry.path() / "comm").value_or("?");
+      found[*who] = fmt::format("pid {} ({})", pid, comm);
+    }
+  }
+  for (const auto& [who, by] : found) p.reasons.push_back({ProtectionClass::busy, phrase(who, "is open for writing by " + by)});
+}
+
+// The read-only ioctl on the live device node, opened without O_EXCL: an exclusive open, even for a
+// moment, could make another program's own exclusive open fail. Exclusive holders are found by the
+// write gate, whose O_EXCL open of a device about to be written is the one claim diskvet makes.
+void check_open(const Device& d, Protection& p) {
+  UniqueFd fd(::open(d.path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK));
   if (!fd.valid()) {
     int err = errno;
-    if (err == EBUSY) {
-      if (!explained) p.reasons.push_back({ProtectionClass::busy, "is held open exclusively by another program"});
-    } else {
-      p.reasons.push_back({ProtectionClass::unprobed, fmt::format("cannot be opened to check it is unused: {}{}", std::strerror(err),
-                                                                  (err == EACCES || err == EPERM) ? " (run as root, with access to the device)" : "")});
-    }
-    if (!probes.exclusive || err != EBUSY) return;
-    fd.reset(::open(d.path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK));  // still ask BLKROGET
-    if (!fd.valid()) return;
+    p.reasons.push_back({ProtectionClass::unprobed, fmt::format("cannot be opened to check it is unused: {}{}", std::strerror(err),
+                                                                (err == EACCES || err == EPERM) ? " (run as root, with access to the device)" : "")});
+    return;
   }
   int ro = 0;
   if (!d.read_only && ::ioctl(fd.get(), BLKROGET, &ro) == 0 && ro)
@@ -203,11 +247,12 @@ Protection assess_protection(const Device& d, const HostPaths& host, const Prote
   check_mounts(parts, mounts, host, p);
   check_holders(d, host, p);
   check_swap(parts, parse_swaps(read_raw(host.proc / "swaps")), host, p);
+  check_writers(parts, host, p);
   check_system(d, mounts, host, p);
   if (d.read_only) p.reasons.push_back({ProtectionClass::read_only, "is read-only"});
   if (d.kind == DeviceKind::dm || d.kind == DeviceKind::md)
     p.reasons.push_back({ProtectionClass::stacked, fmt::format("is a {} device (writing it writes the disks below)", to_string(d.kind))});
-  if (host.live()) check_open(d, probes, p);
+  if (host.live()) check_open(d, p);
   if (probes.signatures && host.live()) check_signatures(d, p);
   return p;
 }

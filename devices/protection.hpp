@@ -18,7 +18,7 @@ enum class ProtectionClass {
   root,             // backs the running root filesystem
   boot_medium,      // the medium the system (or the diskvet image) booted from
   read_only,        // sysfs ro or BLKROGET
-  busy,             // held open O_EXCL by someone else
+  busy,             // open for writing by another program (/proc/PID/fd); O_EXCL holders: at the gate
   stacked,          // itself a dm/md device: writing it writes the disks below
   unprobed,         // could not be examined: fail closed
   partition_table,  // overridable by serial/WWN consent
@@ -40,11 +40,12 @@ struct Protection {
   std::vector<std::string> texts() const;
 };
 
+// Assessing only looks: it reads sysfs, /proc and the device's first blocks, never opens a device
+// O_EXCL (that moment could make another program's exclusive open fail: mkfs, mdadm, a mount).
+// The write gate's own O_EXCL open is the only claim, for a device about to be written.
 struct ProtectionProbes {
   bool signatures = true;  // libblkid; off only for fake sysfs trees (no device nodes to read)
-  bool exclusive = true;   // a brief O_RDONLY|O_EXCL open; off while the caller itself holds O_EXCL
 };
-
 // Every protection rule against the live (or fake) host. The Device needs name, path, kind,
 // dev_id, partitions and read_only as discovery fills them.
 Protection assess_protection(const Device& d, const HostPaths& host = {}, const ProtectionProbes& probes = {});

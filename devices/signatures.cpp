@@ -2,11 +2,14 @@
 #include "devices/signatures.hpp"
 
 #include <blkid/blkid.h>
+#include <fcntl.h>
 
 #include <fmt/format.h>
 
 #include <cerrno>
 #include <memory>
+
+#include "common/fd.hpp"
 
 namespace diskvet::devices {
 
@@ -25,17 +28,41 @@ std::string value(blkid_probe pr, const char* name) {
   return s;
 }
 
+using ProbePtr = std::unique_ptr<blkid_struct_probe, ProbeFree>;
+
+// libblkid on a descriptor this code opened: read-only and never O_EXCL, so probing cannot make
+// another program's exclusive open fail (libblkid's own open flags vary between versions).
+struct OpenProbe {
+  UniqueFd fd;
+  ProbePtr probe{nullptr};
+  int err = 0;
+};
+
+OpenProbe open_probe(const std::string& node) {
+  OpenProbe o;
+  o.fd.reset(::open(node.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK));
+  if (!o.fd.valid()) {
+    o.err = errno;
+    return o;
+  }
+  o.probe.reset(blkid_new_probe());
+  if (!o.probe || blkid_probe_set_device(o.probe.get(), o.fd.get(), 0, 0) != 0) {
+    o.probe.reset();
+    o.err = EIO;
+  }
+  return o;
+}
+
 }  // namespace
 
 Result<Signatures> probe_signatures(const std::string& node) {
-  errno = 0;
-  std::unique_ptr<blkid_struct_probe, ProbeFree> pr(blkid_new_probe_from_filename(node.c_str()));
-  if (!pr) {
-    int err = errno ? errno : EIO;
+  OpenProbe opened = open_probe(node);
+  if (!opened.probe) {
+    int err = opened.err ? opened.err : EIO;
     return system_error(node, "cannot be probed for partition tables and signatures", err,
                         (err == EACCES || err == EPERM) ? "run as root, with access to the device" : "check the device");
   }
-  blkid_probe p = pr.get();
+  blkid_probe p = opened.probe.get();
   blkid_probe_enable_superblocks(p, 1);
   blkid_probe_set_superblocks_flags(p, BLKID_SUBLKS_TYPE | BLKID_SUBLKS_USAGE | BLKID_SUBLKS_LABEL);
   blkid_probe_enable_partitions(p, 1);
@@ -75,6 +102,26 @@ std::string describe_signature(const Signatures& s) {
 }  // namespace diskvet::devices
 
 namespace diskvet::devices {
+
+std::optional<VolumeFacts> probe_volume(const std::string& node) {
+  OpenProbe opened = open_probe(node);
+  if (!opened.probe) return std::nullopt;
+  blkid_probe p = opened.probe.get();
+  blkid_probe_enable_superblocks(p, 1);
+  blkid_probe_set_superblocks_flags(p, BLKID_SUBLKS_TYPE | BLKID_SUBLKS_LABEL | BLKID_SUBLKS_UUID);
+  blkid_probe_enable_partitions(p, 1);
+  blkid_probe_set_partitions_flags(p, BLKID_PARTS_ENTRY_DETAILS);
+  VolumeFacts v;
+  if (blkid_do_safeprobe(p) == 0) {
+    v.type = value(p, "TYPE");
+    v.label = value(p, "LABEL");
+    v.uuid = value(p, "UUID");
+    v.part_uuid = value(p, "PART_ENTRY_UUID");
+    v.part_label = value(p, "PART_ENTRY_NAME");
+  }
+  v.fd = std::move(opened.fd);
+  return v;
+}
 
 std::string resolve_device_spec(const std::string& spec) {
   if (spec.empty()) return {};

@@ -1,10 +1,12 @@
 // What is written on a device: partition table, filesystem, RAID or LVM signature (libblkid probe).
 #pragma once
 
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "common/error.hpp"
+#include "common/fd.hpp"
 
 namespace diskvet::devices {
 
@@ -18,7 +20,7 @@ struct Signatures {
   bool any() const { return !partition_table.empty() || !type.empty() || ambivalent; }
 };
 
-// Probes a block device node (opened read-only, never written). An error when it cannot be read:
+// Probes a block device node (opened read-only and without O_EXCL, never written). An error when it cannot be read:
 // the caller must treat an unprobed device as protected.
 Result<Signatures> probe_signatures(const std::string& node);
 
@@ -28,6 +30,15 @@ std::string describe_signature(const Signatures& s);
 }  // namespace diskvet::devices
 
 namespace diskvet::devices {
+
+// Who a node is, by the names a boot loader or fstab uses (UUID=, LABEL=, PARTUUID=, PARTLABEL=).
+struct VolumeFacts {
+  std::string type, label, uuid;        // the file system's (libblkid TYPE, LABEL, UUID)
+  std::string part_uuid, part_label;    // the partition table entry's, for a partition
+  UniqueFd fd;                          // the node, open read-only (no O_EXCL), to read further
+};
+// nullopt when the node cannot be opened; empty fields when nothing was recognised.
+std::optional<VolumeFacts> probe_volume(const std::string& node);
 
 // A kernel-command-line device spec ("/dev/sda1", "UUID=...", "PARTUUID=...", "LABEL=...") as the
 // device node it names, via libblkid's tag evaluation; empty when nothing matches.

@@ -1,5 +1,5 @@
 // Write gate: identifies the whole disk behind a node, asks protection and consent, then holds the
-// disk with O_EXCL and asks protection once more under the hold.
+// disk with O_EXCL and asks protection once more under the hold; files go to the file gate.
 #include "devices/write_gate.hpp"
 
 #include <fcntl.h>
@@ -9,9 +9,8 @@
 #include <fmt/format.h>
 
 #include "devices/discovery.hpp"
-#include "devices/host_state.hpp"
+#include "devices/file_gate.hpp"
 #include "devices/protection.hpp"
-#include "devices/sysfs.hpp"
 
 namespace diskvet::devices {
 
@@ -37,50 +36,27 @@ Result<Device> whole_disk(const std::string& path, dev_t rdev, const HostPaths& 
 
 }  // namespace
 
-Status check_scratch_file(const std::string& path, const HostPaths& host) {
-  std::error_code ec;
-  fs::path file = fs::canonical(path, ec);
-  if (ec) return ok_status();  // not there yet: a new scratch file backs nothing
+Result<WriteGrant> open_for_write(const std::string& path, const Consent& consent, uint64_t create_size_bytes) {
+  // O_PATH opens nothing for I/O (no device open, no side effect): it only says what is there.
   struct stat st{};
-  if (::stat(file.c_str(), &st) != 0 || !S_ISREG(st.st_mode)) return ok_status();
-  for (const auto& e : fs::directory_iterator(host.sysfs / "block", ec)) {
-    auto backing = read_attr(e.path() / "loop" / "backing_file");
-    if (!backing || backing->empty()) continue;
-    struct stat bst{};
-    bool same = *backing == file.string() ||
-                (::stat(backing->c_str(), &bst) == 0 && bst.st_dev == st.st_dev && bst.st_ino == st.st_ino);
-    if (same)
-      return safety_error(path, fmt::format("PROTECTED: backs loop device /dev/{}; refusing to write the file behind it",
-                                            e.path().filename().string()),
-                          fmt::format("nothing was written; test /dev/{} itself (with --destroy-data) instead",
-                                      e.path().filename().string()));
-  }
-  for (const auto& swap : parse_swaps(read_raw(host.proc / "swaps"))) {
-    struct stat sst{};
-    if (::stat(swap.c_str(), &sst) == 0 && S_ISREG(sst.st_mode) && sst.st_dev == st.st_dev && sst.st_ino == st.st_ino)
-      return safety_error(path, "PROTECTED: is an active swap file; refusing to write", "nothing was written");
-  }
-  return ok_status();
-}
-
-Result<WriteGrant> open_for_write(const std::string& path, const Consent& consent) {
-  struct stat st{};
-  if (::stat(path.c_str(), &st) != 0) {
-    if (errno == ENOENT) return usage_error(path, "does not exist");
-    return system_error(path, "cannot stat", errno);
-  }
-  if (!S_ISBLK(st.st_mode)) {
-    if (auto ok = check_scratch_file(path); !ok) return ok.error();
-    UniqueFd fd(::open(path.c_str(), O_RDWR | O_DIRECT | O_CLOEXEC));
-    if (!fd.valid()) return system_error(path, "cannot open for writing", errno);
-    return WriteGrant{path, std::move(fd), false, {}};
+  UniqueFd probe(::open(path.c_str(), O_PATH | O_CLOEXEC));
+  bool is_block = probe.valid() && ::fstat(probe.get(), &st) == 0 && S_ISBLK(st.st_mode);
+  if (!probe.valid() && errno != ENOENT) return system_error(path, "cannot open", errno);
+  if (!is_block) {
+    auto file = open_file_for_write(path, consent, create_size_bytes);
+    if (!file) return file.error();
+    return WriteGrant{path, std::move(file->fd), false, file->created, {}};
   }
   HostPaths host;
   auto disk = whole_disk(path, st.st_rdev, host);
   if (!disk) return disk.error();
+  // Whether a serial or WWN names this disk alone is decided against every disk of the host, read
+  // from the same source (sysfs) as this one.
+  const std::vector<Device> host_disks = describe_disks(host);
   Protection before = assess_protection(*disk, host);
-  if (auto ok = check_consent(*disk, before, consent); !ok) return ok.error();
+  if (auto ok = check_consent(*disk, before, consent, host_disks); !ok) return ok.error();
 
+  // The one exclusive open diskvet makes: consent reached this device and it is about to be written.
   UniqueFd fd(::open(path.c_str(), O_RDWR | O_DIRECT | O_EXCL | O_CLOEXEC));
   if (!fd.valid()) {
     if (errno == EBUSY)
@@ -89,12 +65,12 @@ Result<WriteGrant> open_for_write(const std::string& path, const Consent& consen
   }
   // Under the hold nobody can mount or claim it; whatever is true now stays true for the test.
   struct stat held{};
-  if (::fstat(fd.get(), &held) != 0 || held.st_rdev != st.st_rdev)
+  if (::fstat(fd.get(), &held) != 0 || !S_ISBLK(held.st_mode) || held.st_rdev != st.st_rdev)
     return safety_error(path, "PROTECTED: the device node changed while it was being opened; refusing to write", "try again");
-  Protection under = assess_protection(*disk, host, ProtectionProbes{.signatures = true, .exclusive = false});
-  if (auto ok = check_consent(*disk, under, consent); !ok) return ok.error();
+  Protection under = assess_protection(*disk, host);
+  if (auto ok = check_consent(*disk, under, consent, host_disks); !ok) return ok.error();
   apply(*disk, under);
-  return WriteGrant{path, std::move(fd), true, std::move(*disk)};
+  return WriteGrant{path, std::move(fd), true, false, std::move(*disk)};
 }
 
 }  // namespace diskvet::devices

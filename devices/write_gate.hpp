@@ -13,24 +13,23 @@
 
 namespace diskvet::devices {
 
-// A granted write: the device held open with O_EXCL (O_DIRECT, O_RDWR) for as long as this lives.
+// A granted write. A block device is held open with O_EXCL (O_DIRECT, O_RDWR) for as long as this
+// lives; a file is open O_RDWR (the caller adds O_DIRECT, after laying out a file it created).
 struct WriteGrant {
   std::string path;
   UniqueFd fd;
   bool block_device = false;
-  Device device;  // block devices: what was checked (identity, protection as assessed)
+  bool created = false;  // a file this process just created (empty: the caller lays it out)
+  Device device;         // block devices: what was checked (identity, protection as assessed)
 };
 
-// Regular files are scratch targets and need no consent; block devices must be whole disks, pass
-// every protection rule (protection.hpp) and be named by the consent (consent.hpp). The checks run
-// before the exclusive open (for a clear refusal) and again while it is held (so nothing can
-// mount or claim the device in between).
-Result<WriteGrant> open_for_write(const std::string& path, const Consent& consent);
-
-// A regular file is a device in disguise when it backs a loop device or is an active swap file:
-// writing it would bypass the gate for that device. Refused (safety error) in that case; a file
-// that does not exist yet is fine. open_for_write applies it; so must any writer that opens
-// scratch files itself (diskvet io through Target::open).
-Status check_scratch_file(const std::string& path, const HostPaths& host = {});
+// What the path names is decided on a descriptor, not on a path looked up before. A block device
+// (a by-id link to one is followed, as the operator named a disk) must be a whole disk, pass every
+// protection rule (protection.hpp) and be named by the consent (consent.hpp); the checks run
+// before the exclusive open (for a clear refusal) and again while it is held (so nothing can mount
+// or claim the device in between). Anything else goes to the file gate (file_gate.hpp): a missing
+// path is created O_EXCL when create_size_bytes > 0, an existing regular file needs consent naming
+// it, and a final symlink is never followed to a file.
+Result<WriteGrant> open_for_write(const std::string& path, const Consent& consent, uint64_t create_size_bytes = 0);
 
 }  // namespace diskvet::devices

@@ -59,7 +59,8 @@ std::string test_progress(const TestRecord& t, const suites::TestSpec& spec, uin
     else
       s += fmt::format(" {} of {} ({}){}", format_duration(m.elapsed_s), format_duration(w.workload.runtime_s), format_bytes(bytes),
                        m.interrupted ? ", interrupted" : "");
-    if (m.verify.enabled) s += fmt::format(", {} blocks verified, {} mismatches", m.verify.blocks_verified, m.verify.mismatches);
+    if (m.verify.enabled)
+      s += fmt::format(", {} blocks verified, {} bad blocks found by {} reads", m.verify.blocks_verified, m.verify.bad_blocks, m.verify.mismatches);
   }
   return s;
 }
@@ -134,6 +135,9 @@ DeviceResult run_device(DevicePlan& d, const suites::Suite& suite, const RunOpti
     } else {
       res.probe.detail = probe.error().message();
       ev.on_log(LogLevel::warning, dev, "probe: " + res.probe.detail);
+      // Fail closed: reads of space nobody checked are not trusted either.
+      trust.region_unwritten = true;
+      trust.unwritten_detail = "the unwritten-space probe could not run (" + res.probe.detail + ")";
     }
     if (res.probe.unwritten) {
       ev.on_log(LogLevel::warning, dev, "probe: " + res.probe.detail);
@@ -162,7 +166,8 @@ DeviceResult run_device(DevicePlan& d, const suites::Suite& suite, const RunOpti
   // generation, later phases check against it.
   std::optional<VerifyState> verify;
   uint32_t verify_bs = 0;
-  if (suite_verifies(suite, verify_bs) && writable) {
+  res.facts.verifies = suite_verifies(suite, verify_bs);
+  if (res.facts.verifies && writable) {
     const devices::Device& dv = d.device;
     std::string identity = !dv.serial.empty() ? dv.serial : !dv.wwn.empty() ? dv.wwn : dv.path;
     uint64_t seed = static_cast<uint64_t>(std::chrono::system_clock::now().time_since_epoch().count()) ^ identity_hash(identity);
@@ -171,6 +176,9 @@ DeviceResult run_device(DevicePlan& d, const suites::Suite& suite, const RunOpti
   }
 
   const suites::Profile* profile = d.profile ? &*d.profile : nullptr;
+  const std::string no_limits_reason = opt.measurement_only ? "measurement only (--profile none)"
+                                       : profile            ? fmt::format("profile {} sets no limits for this test", profile->name)
+                                                            : "no profile: " + d.profile_reason;
   RunMonitor monitor(suite.monitor, hooks, d.device, profile);
   const std::optional<CpuTimes> host_cpu_before = read_host_cpu();
   std::vector<Rollup> test_rollups;
@@ -208,11 +216,13 @@ DeviceResult run_device(DevicePlan& d, const suites::Suite& suite, const RunOpti
           const BlockMismatch& m = r.result.verify.first.front();
           res.facts.verify_detail = fmt::format("{} at LBA {} in {}: {}", to_string(m.kind), m.expected.lba, spec.id, describe_mismatch(m));
         }
-        ev.on_log(LogLevel::error, dev, fmt::format("{}: {} verification mismatches", spec.id, r.result.verify.mismatches));
+        ev.on_log(LogLevel::error, dev, fmt::format("{}: {} new bad blocks, {} reads found bad blocks", spec.id, r.result.verify.bad_blocks,
+                                                    r.result.verify.mismatches));
       }
       res.verify.merge(r.result.verify);
       res.job_cpu_s += r.result.usr_cpu_s + r.result.sys_cpu_s;
       res.facts.verify_mismatches = res.verify.mismatches;
+      res.facts.verify_bad_blocks = res.verify.bad_blocks;
       res.facts.verified_blocks = res.verify.blocks_verified;
       if (r.steady_required && !(r.steady_state && r.steady_state->attained) && r.ran) {
         res.facts.required_missing = true;
@@ -228,7 +238,7 @@ DeviceResult run_device(DevicePlan& d, const suites::Suite& suite, const RunOpti
         if (tl.test_id == spec.id) limits = &tl;
     res.progress.push_back(test_progress(t, spec, region.size_bytes));
     t.verdicts = judge_test(t, limits, trust);
-    t.verdict = rollup_test(t.verdicts);
+    t.verdict = rollup_test(t, limits, no_limits_reason);
     for (const auto& v : t.verdicts) ev.on_verdict(dev, v);
     test_rollups.push_back(t.verdict);
     res.tests.push_back(std::move(t));

@@ -207,6 +207,13 @@ Result<Measurement> run_workload(const Workload& asked, const Target& target, Ru
       interrupted = true;
     }
     uint64_t t = now_ns();
+    if (t > tl.ramp_end_ns && t <= tl.end_ns) {
+      // Little's law from what the device holds, not from IOPS x latency alone.
+      uint64_t held = 0;
+      for (const auto& j : jobs) held += j->live.inflight.load(std::memory_order_relaxed);
+      m.inflight_sum += static_cast<double>(held);
+      ++m.inflight_samples;
+    }
     if (t >= next_t && t <= tl.end_ns + interval_ns / 2 && t > tl.ramp_end_ns) {
       IntervalSample totals = snapshot(jobs);
       IntervalSample s = difference(totals, prev, static_cast<double>(prev_t - tl.ramp_end_ns) / 1e9, static_cast<double>(t - prev_t) / 1e9);

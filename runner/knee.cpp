@@ -26,19 +26,28 @@ LittleCheck little_check(const Measurement& m) {
   LittleCheck c;
   const Workload& w = m.workload;
   c.configured_outstanding = static_cast<double>((w.engine == BackendKind::psync ? 1 : w.iodepth) * w.numjobs);
-  c.measured_outstanding = m.mean_outstanding();
+  c.littles_outstanding = m.mean_outstanding();
+  c.sampled_inflight = m.mean_inflight();
+  // What the device held, counted: IOPS x latency under-counts a window in which I/Os hung and had
+  // not completed (or completed after it), and would blame the runner for the device's stall.
+  c.measured_outstanding = c.sampled_inflight.value_or(c.littles_outstanding);
   c.applies = w.rate_iops == 0 && w.engine != BackendKind::null;
+  c.polling = w.spin_us > 0;
   if (m.elapsed_s > 0) c.job_cpu_busy_pct = (m.usr_cpu_s + m.sys_cpu_s) / (m.elapsed_s * w.numjobs) * 100;
   c.queue_kept_full = !c.applies || c.measured_outstanding >= 0.8 * c.configured_outstanding;
-  // A job thread busy all the time is the tool, not the device, setting the pace.
-  c.runner_bound = c.job_cpu_busy_pct >= 90 || !c.queue_kept_full;
+  // A job thread busy all the time is the tool, not the device, setting the pace; unless it polls
+  // its completions, which keeps it busy by design while the device sets the pace.
+  const bool cpu_bound = c.job_cpu_busy_pct >= 90 && !c.polling;
+  c.runner_bound = c.applies && (cpu_bound || !c.queue_kept_full);
+  const std::string held = c.sampled_inflight ? fmt::format("{:.1f} of {:.0f} I/Os in flight on average (sampled; IOPS x mean latency: {:.2f})",
+                                                            c.measured_outstanding, c.configured_outstanding, c.littles_outstanding)
+                                              : fmt::format("{:.2f} of {:.0f} I/Os outstanding (IOPS x mean latency)", c.measured_outstanding,
+                                                            c.configured_outstanding);
   if (!c.applies) c.note = "rate-capped: the queue is not meant to be full";
-  else if (c.runner_bound)
-    c.note = fmt::format("the runner may be the bottleneck: {:.1f} of {:.0f} I/Os outstanding on average, job threads {:.0f}% busy",
-                         c.measured_outstanding, c.configured_outstanding, c.job_cpu_busy_pct);
+  else if (c.runner_bound) c.note = fmt::format("the runner may be the bottleneck: {}, job threads {:.0f}% busy", held, c.job_cpu_busy_pct);
   else
-    c.note = fmt::format("IOPS x mean latency = {:.2f} outstanding of {:.0f} configured: the device set the pace", c.measured_outstanding,
-                         c.configured_outstanding);
+    c.note = fmt::format("{}: the device set the pace{}", held,
+                         c.polling && c.job_cpu_busy_pct >= 90 ? fmt::format(" (job threads {:.0f}% busy polling completions, by design)", c.job_cpu_busy_pct) : "");
   return c;
 }
 

@@ -4,6 +4,7 @@
 
 #include <array>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -80,6 +81,13 @@ struct Measurement {
   uint64_t io_errors = 0;
   std::vector<IoError> first_errors;  // at most a few, in order
   bool interrupted = false;           // stopped by a signal or the caller
+  // I/Os in flight (submitted, not yet completed), summed over the jobs and sampled by the engine's
+  // sampler every few tens of ms over the measured window: what the device actually held.
+  uint64_t inflight_samples = 0;
+  double inflight_sum = 0;
+  std::optional<double> mean_inflight() const {
+    return inflight_samples ? std::optional<double>(inflight_sum / static_cast<double>(inflight_samples)) : std::nullopt;
+  }
   bool io_limit_reached = false;      // stopped by io_limit_bytes before the runtime ran out
   unsigned uring_setup_flags = 0;
   std::vector<int> job_cpus;          // per job, the CPU it finished on (-1: unknown)

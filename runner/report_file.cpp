@@ -2,6 +2,8 @@
 #include "runner/report_file.hpp"
 
 #include <fcntl.h>
+#include <sys/random.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <fmt/format.h>
@@ -9,6 +11,7 @@
 #include <cerrno>
 #include <filesystem>
 #include <fstream>
+#include <random>
 #include <sstream>
 
 #include "common/fd.hpp"
@@ -43,12 +46,66 @@ bool seal_matches(std::string_view text) {
   return sha256_hex(canonical) == hex;
 }
 
+namespace {
+
+std::string node_kind(mode_t mode) {
+  if (S_ISBLK(mode)) return "a block device node";
+  if (S_ISCHR(mode)) return "a character device node";
+  if (S_ISDIR(mode)) return "a directory";
+  if (S_ISFIFO(mode)) return "a FIFO";
+  if (S_ISSOCK(mode)) return "a socket";
+  return "not a regular file";
+}
+
+// A name nobody can predict: 16 hex digits from the kernel's random source.
+std::string random_suffix() {
+  uint64_t r = 0;
+  if (::getrandom(&r, sizeof r, 0) != static_cast<ssize_t>(sizeof r)) {
+    std::random_device rd;
+    r = (uint64_t{rd()} << 32) ^ rd();
+  }
+  return fmt::format("{:016x}", r);
+}
+
+}  // namespace
+
+Status check_report_path(const std::string& path) {
+  namespace fs = std::filesystem;
+  if (path.empty()) return usage_error("--out", "is empty", "name a report file, e.g. report.json");
+  fs::path target(path);
+  if (!target.has_filename()) return usage_error(path, "names a directory; a report is a file", "name a file in it, e.g. report.json");
+  struct stat lst{};
+  if (::lstat(path.c_str(), &lst) != 0) {
+    if (errno != ENOENT) return system_error(path, "cannot be examined", errno);
+    fs::path dir = target.has_parent_path() ? target.parent_path() : fs::path(".");
+    struct stat dst{};
+    if (::stat(dir.c_str(), &dst) != 0 || !S_ISDIR(dst.st_mode))
+      return usage_error(path, fmt::format("cannot be written: {} is not a directory", dir.string()), "create the directory first");
+    return ok_status();
+  }
+  if (S_ISREG(lst.st_mode)) return ok_status();  // an older report, or a file the user named: replaced
+  if (S_ISLNK(lst.st_mode)) {
+    struct stat st{};
+    if (::stat(path.c_str(), &st) != 0 || S_ISREG(st.st_mode)) return ok_status();  // the link is replaced, its target untouched
+    return usage_error(path, fmt::format("is a symbolic link to {}; a report is written to a regular file, refusing", node_kind(st.st_mode)),
+                       "nothing was written; name a new file, e.g. report.json");
+  }
+  return usage_error(path, fmt::format("is {}; a report is written to a regular file, refusing", node_kind(lst.st_mode)),
+                     "nothing was written; name a new file, e.g. report.json");
+}
+
 Status write_file_atomic(const std::string& path, std::string_view text, const std::function<void(size_t)>& after_chunk) {
   namespace fs = std::filesystem;
+  if (auto ok = check_report_path(path); !ok) return ok.error();
   fs::path target(path);
   fs::path dir = target.has_parent_path() ? target.parent_path() : fs::path(".");
-  fs::path tmp = dir / fmt::format(".{}.tmp.{}", target.filename().string(), getpid());
-  UniqueFd fd(::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644));
+  fs::path tmp;
+  UniqueFd fd;
+  for (int attempt = 0; attempt < 8 && !fd.valid(); ++attempt) {
+    tmp = dir / fmt::format(".{}.tmp.{}", target.filename().string(), random_suffix());
+    fd.reset(::open(tmp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_NOCTTY | O_CLOEXEC, 0644));
+    if (!fd.valid() && errno != EEXIST) break;
+  }
   if (!fd.valid()) return system_error(tmp.string(), "cannot create the temporary report file", errno, "check that the directory is writable");
   constexpr size_t kChunk = 64 * 1024;
   size_t done = 0;
@@ -69,6 +126,11 @@ Status write_file_atomic(const std::string& path, std::string_view text, const s
     return system_error(tmp.string(), "cannot fsync the report", e);
   }
   fd.reset();
+  // Once more just before the rename: a node put there while the report was written is not replaced.
+  if (auto ok = check_report_path(path); !ok) {
+    ::unlink(tmp.c_str());
+    return ok.error();
+  }
   if (::rename(tmp.c_str(), target.c_str()) != 0) {
     int e = errno;
     ::unlink(tmp.c_str());

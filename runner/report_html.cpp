@@ -19,7 +19,7 @@ namespace {
 const char* kStyle =
     "body{font-family:sans-serif;margin:2em;color:#222}table{border-collapse:collapse;margin:.5em 0}"
     "td,th{border:1px solid #ccc;padding:3px 8px;font-size:13px}th{background:#f4f4f4}"
-    ".PASS{background:#cfc}.FAIL{background:#fcc}.INCONCLUSIVE{background:#ffc}.NOT-EVALUATED{background:#eee}"
+    ".PASS{background:#cfc}.FAIL{background:#fcc}.INCONCLUSIVE{background:#ffc}.NOT-EVALUATED{background:#eee}.NOT-JUDGED{background:#eee}.ERROR{background:#f9c}"
     ".warn{background:#fcc;padding:.5em}h3{margin-top:1.5em}";
 
 std::string badge(const std::string& s) { return fmt::format("<span class=\"{0}\">&nbsp;{0}&nbsp;</span>", html_escape(s)); }

@@ -108,6 +108,8 @@ json::object workload_json(const WorkloadRecord& r) {
   if (r.ran) {
     const LittleCheck& c = r.little;
     o["littles_law"] = json::object{{"configured_outstanding", c.configured_outstanding}, {"measured_outstanding", c.measured_outstanding},
+                                    {"sampled_inflight", c.sampled_inflight ? json::value(*c.sampled_inflight) : json::value(nullptr)},
+                                    {"littles_outstanding", c.littles_outstanding}, {"polling", c.polling},
                                     {"job_cpu_busy_pct", c.job_cpu_busy_pct}, {"applies", c.applies}, {"queue_kept_full", c.queue_kept_full},
                                     {"runner_bound", c.runner_bound}, {"note", c.note}};
   }
@@ -214,7 +216,8 @@ json::object report_json(const RunResult& r, const HostInfo& host) {
     if (same && !r.devices.front().profile_name.empty()) profile = json::value(r.devices.front().profile_name);
     else if (!same) profile = "per device";
   }
-  o["profile"] = profile;
+  o["profile"] = r.measurement_only ? json::value("none") : profile;
+  o["measurement_only"] = r.measurement_only;
   o["verdict"] = to_string(r.verdict);
   o["exit_code"] = r.exit_code();
   o["complete"] = !r.aborted;

@@ -57,8 +57,8 @@ void burnin_lines(std::string& out, const json::value& dev) {
     if (p.is_string()) out += fmt::format("  progress: {}\n", std::string_view(p.get_string()));
   // Only runs that verified say so: a plain suite run has nothing to report here.
   if (num(v, "blocks_written") + num(v, "blocks_verified") + num(v, "mismatches") > 0)
-    out += fmt::format("  verification: {} blocks written, {} verified, {} mismatches (crc32c: {})\n", num(v, "blocks_written"),
-                       num(v, "blocks_verified"), num(v, "mismatches"), str(v, "crc32c"));
+    out += fmt::format("  verification: {} blocks written, {} verified, {} bad blocks found by {} reads (crc32c: {})\n", num(v, "blocks_written"),
+                       num(v, "blocks_verified"), num(v, "bad_blocks"), num(v, "mismatches"), str(v, "crc32c"));
   for (const auto& m : arr(v, "first_mismatches"))
     out += fmt::format("    MISMATCH at LBA {} ({}, {:.1f} s): {}\n", num(m, "lba"), str(m, "kind"), num(m, "t_s"), str(m, "detail"));
   const json::value& lo = obj(v, "latency_outliers");
@@ -146,7 +146,12 @@ std::string render_report_text(const json::object& r) {
                            str(v, "status"));
         if (str(v, "status") != "PASS") out += fmt::format("  {:<20} {}\n", "", str(v, "reason"));
       }
-    if (!any) out += "\n  no verdicts: " + (str(prof, "name").empty() ? std::string("no profile (use --profile NAME|FILE)") : "the profile sets no limits on these tests") + "\n";
+    if (!any)
+      out += "\n  no verdicts: " +
+             (flag(doc, "measurement_only") ? std::string("measurement only (--profile none)")
+              : str(prof, "name").empty()   ? std::string("no profile: NOT-JUDGED (use --profile NAME|FILE, or --profile none to measure only)")
+                                            : "the profile sets no limits on these tests") +
+             "\n";
     for (const auto& o : arr(dev, "outliers"))
       out += fmt::format("  OUTLIER: {} {}: {} vs median {} of {} devices ({:.0f}% worse)\n", str(o, "test"), str(o, "metric"), fmt_value(o, "value"),
                          fmt_value(o, "median"), num(o, "group_size"), num(o, "worse_pct"));

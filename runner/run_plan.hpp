@@ -47,6 +47,9 @@ struct RunOptions {
   std::optional<double> precondition_limit_s;  // overrides the suite's cap
   std::optional<double> duration_s;            // overrides every measurement window's runtime
   const std::atomic<bool>* stop = nullptr;     // SIGINT/SIGTERM: stop cleanly, partial report
+  // --profile none: the user asked for numbers, not verdicts on limits. Unjudged tests then end the
+  // run with 0 when everything ran; the report says so. Health, errors and verification still judge.
+  bool measurement_only = false;
 };
 
 struct RunPlan {

@@ -75,8 +75,11 @@ struct SweepPoint {
 // Little's law (IOPS x mean latency = outstanding I/Os) and the tool's own CPU: was the runner the bottleneck?
 struct LittleCheck {
   double configured_outstanding = 0;
-  double measured_outstanding = 0;
+  double measured_outstanding = 0;    // sampled in flight when the engine sampled it, else IOPS x mean latency
+  std::optional<double> sampled_inflight;  // mean I/Os in flight, sampled (Measurement::mean_inflight)
+  double littles_outstanding = 0;     // IOPS x mean latency
   double job_cpu_busy_pct = 0;  // mean over the job threads
+  bool polling = false;         // the jobs poll their completions (spin): busy by design
   bool applies = true;          // false when rate-capped (the queue is not meant to be full)
   bool queue_kept_full = true;
   bool runner_bound = false;
@@ -161,8 +164,9 @@ struct RunResult {
   VerdictStatus verdict = VerdictStatus::not_evaluated;
   bool aborted = false;   // interrupted or a runtime error: the report is partial and says so
   std::string abort_reason;
+  bool measurement_only = false;  // --profile none (RunOptions)
   std::vector<std::string> notes;
-  int exit_code() const { return runner::exit_code(verdict, aborted); }
+  int exit_code() const { return runner::exit_code(verdict, aborted, measurement_only); }
 };
 
 }  // namespace diskvet::runner

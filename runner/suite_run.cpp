@@ -44,6 +44,8 @@ RunResult run_suite(RunPlan& plan, const RunHooks& hooks, RunEvents& sink) {
   r.suite_file = plan.suite.file;
   r.suite_description = plan.suite.description;
   r.started = utc_now_iso8601();
+  r.measurement_only = plan.options.measurement_only;
+  if (r.measurement_only) r.notes.push_back("measurement only (--profile none): no limits were judged; health, I/O errors and data verification still were");
   r.devices.resize(plan.devices.size());
   if (plan.options.parallel && plan.devices.size() > 1) {
     // Jobs that poll their completions would spin against each other for the host's cores: in a

@@ -83,29 +83,63 @@ Result<Target> Target::adopt(UniqueFd fd, std::string path, bool writable) {
   return t;
 }
 
-Result<Target> Target::open(const std::string& path, bool writable, uint64_t min_size) {
-  struct stat st{};
-  bool exists = ::stat(path.c_str(), &st) == 0;
-  if (!exists && errno != ENOENT) return system_error(path, "cannot stat", errno);
-  if (exists && S_ISBLK(st.st_mode) && writable)
-    return safety_error(path, "block devices are opened for writing only through the protection gate");
-  if (!exists) {
-    if (min_size == 0) return usage_error(path, "does not exist", "give --size to create a scratch file of that size");
-    // Lay out a scratch file with buffered writes first, then reopen with O_DIRECT.
-    UniqueFd lay(::open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644));
-    if (!lay.valid()) return system_error(path, "cannot create the scratch file", errno);
-    auto filled = fill_file(lay.get(), path, 0, min_size);
-    if (!filled) return filled.error();
+Result<Target> Target::lay_out(UniqueFd created, std::string path, uint64_t size_bytes, bool writable) {
+  // On failure remove what this process created, and only that: the name must still be its inode.
+  struct stat mine{};
+  const bool known = ::fstat(created.get(), &mine) == 0;
+  auto remove_created = [&] {
+    struct stat there{};
+    if (known && ::lstat(path.c_str(), &there) == 0 && mine.st_dev == there.st_dev && mine.st_ino == there.st_ino) ::unlink(path.c_str());
+  };
+  auto filled = fill_file(created.get(), path, 0, size_bytes);
+  if (!filled) {
+    remove_created();
+    return filled.error();
   }
-  int flags = (writable ? O_RDWR : O_RDONLY) | O_DIRECT | O_CLOEXEC;
-  UniqueFd fd(::open(path.c_str(), flags));
+  auto t = adopt(std::move(created), path, writable);
+  if (!t) remove_created();  // e.g. a file system without O_DIRECT
+  return t;
+}
+
+Result<Target> Target::open(const std::string& path, bool writable, uint64_t min_size) {
+  if (min_size > 0) {
+    // Lay out a new scratch file with buffered writes first; O_DIRECT is added when it is adopted.
+    UniqueFd lay(::open(path.c_str(), O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_NOCTTY | O_CLOEXEC, 0644));
+    if (lay.valid()) return lay_out(std::move(lay), path, min_size, writable);
+    if (errno != EEXIST) {
+      if (errno == ENOENT) return usage_error(path, "does not exist", "check that its directory exists");
+      return system_error(path, "cannot create the scratch file", errno);
+    }
+  }
+  // Reads may follow a link (a by-id name of a disk). Writes never do: the path is looked at through
+  // O_PATH (nothing opened for I/O), judged on fstat, and reopened through that descriptor.
+  std::string open_path = path;
+  UniqueFd anchor;
+  if (writable) {
+    anchor.reset(::open(path.c_str(), O_PATH | O_NOFOLLOW | O_CLOEXEC));
+    struct stat st{};
+    if (anchor.valid() && ::fstat(anchor.get(), &st) == 0) {
+      if (S_ISLNK(st.st_mode)) return safety_error(path, "is a symbolic link; diskvet never writes through one", "name the file itself");
+      if (S_ISBLK(st.st_mode)) return safety_error(path, "block devices are opened for writing only through the protection gate");
+      if (!S_ISREG(st.st_mode)) return usage_error(path, "is not a regular file", "name a file or a /dev block device");
+      open_path = fmt::format("/proc/self/fd/{}", anchor.get());
+    }
+  }
+  int flags = (writable ? O_RDWR | O_NOCTTY : O_RDONLY) | O_DIRECT | O_CLOEXEC;
+  UniqueFd fd(::open(open_path.c_str(), flags));
+  if (!fd.valid() && anchor.valid() && errno == ENOENT) fd.reset(::open(path.c_str(), flags | O_NOFOLLOW));  // no /proc
   if (!fd.valid()) {
     int e = errno;
     if (e == EINVAL) return usage_error(path, "refuses O_DIRECT", "use a file system or device that supports direct I/O (tmpfs does not)");
     if (e == EACCES || e == EPERM) return system_error(path, "permission denied", e, "run as root or fix the permissions");
     if (e == EROFS) return system_error(path, "is on a read-only file system", e);
-    if (e == ENOENT) return usage_error(path, "does not exist", "check the path with 'diskvet list'");
+    if (e == ENOENT) return usage_error(path, "does not exist", "give --size to create a scratch file of that size");
     return system_error(path, "cannot open", e);
+  }
+  if (writable) {
+    struct stat st{};
+    if (::fstat(fd.get(), &st) != 0) return system_error(path, "cannot stat", errno);
+    if (!S_ISREG(st.st_mode)) return safety_error(path, "changed while it was being opened; refusing to write", "try again");
   }
   return adopt(std::move(fd), path, writable);
 }

@@ -26,9 +26,15 @@ class Target {
   // Takes ownership of an open descriptor (O_DIRECT is added if missing) and probes it.
   static Result<Target> adopt(UniqueFd fd, std::string path, bool writable);
   // Opens a path for reading, or for writing when `writable`. A regular file that does not exist is
-  // created with `min_size_bytes` and filled with data first, so reads are never served from holes;
-  // an existing file is never grown. Block devices for writing must come from the protection gate (adopt).
+  // created (O_EXCL, never through a link) with `min_size_bytes` and filled with data first, so
+  // reads are never served from holes; an existing file is never grown. For writing, an existing
+  // path must be a regular file and not a link (O_NOFOLLOW, checked on the descriptor); the CLI and
+  // TUI never write through this: they get every writable target from devices::open_for_write,
+  // which also asks consent for an existing file. Block devices for writing come only from that gate.
   static Result<Target> open(const std::string& path, bool writable, uint64_t min_size_bytes = 0);
+  // A file this process has just created (a grant with `created`): laid out with `size_bytes` of
+  // data, then adopted. If laying it out fails the file is removed again.
+  static Result<Target> lay_out(UniqueFd created, std::string path, uint64_t size_bytes, bool writable);
   // A target for the null backend: nothing is opened.
   static Target null(uint64_t size_bytes, uint32_t logical_block_size = 512);
 

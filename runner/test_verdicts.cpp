@@ -72,4 +72,29 @@ std::vector<MetricVerdict> judge_test(const TestRecord& test, const suites::Test
   return out;
 }
 
+Rollup rollup_test(const TestRecord& test, const suites::TestLimits* limits, std::string_view no_limits_reason) {
+  Rollup r = rollup_test(test.verdicts);
+  if (!limits) {
+    bool self_judged = !test.workloads.empty();
+    for (const auto& w : test.workloads) self_judged = self_judged && w.workload.verify;
+    if (self_judged) {
+      r.status = VerdictStatus::pass;
+    } else {
+      r.status = std::max(r.status, VerdictStatus::not_judged);
+      r.reasons.push_back(fmt::format("{}: not judged: {}", test.id, no_limits_reason));
+    }
+  }
+  if (test.workloads.empty()) {
+    r.status = VerdictStatus::error;
+    r.reasons.push_back(fmt::format("{}: did not run", test.id));
+  }
+  for (const auto& w : test.workloads) {
+    if (w.ran) continue;
+    r.status = VerdictStatus::error;
+    r.reasons.push_back(fmt::format("{}: the {} workload {}", test.id, to_string(w.workload.rw),
+                                    w.error.empty() ? "did not run" : "could not run: " + w.error));
+  }
+  return r;
+}
+
 }  // namespace diskvet::runner

@@ -20,4 +20,10 @@ struct TrustFacts {
 // limits == nullptr: the profile has no limits for this test (no verdicts).
 std::vector<MetricVerdict> judge_test(const TestRecord& test, const suites::TestLimits* limits, const TrustFacts& trust);
 
+// The test's verdict, failing closed: ERROR when a workload could not run or stopped on an error
+// (with its reason); else the worst of its metric verdicts (test.verdicts). A test without limits
+// (limits == nullptr) is NOT-JUDGED, naming no_limits_reason, unless it judges itself: every
+// workload verifies its data, and the device's verification decides (DeviceFacts).
+Rollup rollup_test(const TestRecord& test, const suites::TestLimits* limits, std::string_view no_limits_reason);
+
 }  // namespace diskvet::runner

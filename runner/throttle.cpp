@@ -67,6 +67,8 @@ std::vector<SlowdownEvent> detect_slowdowns(std::span<const double> t_s, std::sp
   return events;
 }
 
+bool near_zero(double iops, double baseline_iops) { return iops <= std::max(1.0, baseline_iops * kStallFraction); }
+
 void explain_slowdown(SlowdownEvent& e, std::span<const HealthPoint> health, bool writes) {
   // The polls that bracket the event: the last one before it and every one up to its end.
   std::optional<uint32_t> tt_before, tt_after;
@@ -81,18 +83,23 @@ void explain_slowdown(SlowdownEvent& e, std::span<const HealthPoint> health, boo
     if (h.t_s > e.end_s && !tt_after && h.thermal_transitions) tt_after = h.thermal_transitions;
   }
   if (tt_before && tt_after && *tt_after >= *tt_before) e.thermal_transitions = *tt_after - *tt_before;
-  bool hot = e.max_temp_c && warning && *e.max_temp_c >= *warning;
-  if ((e.thermal_transitions && *e.thermal_transitions > 0) || hot) {
+  const bool hot = e.max_temp_c && warning && *e.max_temp_c >= *warning;
+  const bool transitions = e.thermal_transitions && *e.thermal_transitions > 0;
+  const std::string heat = e.max_temp_c ? fmt::format("no thermal sign (at most {:.0f} C)", *e.max_temp_c) : "no thermal sign (temperature unknown)";
+  if (near_zero(e.min_iops, e.median_iops)) {
+    e.cause = "stall";
+    e.evidence = fmt::format("IOPS fell to {:.1f} from {:.0f}: the device held its I/Os{}", e.min_iops, e.median_iops,
+                             transitions || hot ? "" : "; " + heat);
+  } else if (transitions || hot) {
     e.cause = "thermal throttling";
-    e.evidence = e.thermal_transitions && *e.thermal_transitions > 0
-                     ? fmt::format("{} new thermal-management transitions", *e.thermal_transitions)
-                     : fmt::format("temperature {:.0f} C reached the warning threshold {:.0f} C", *e.max_temp_c, *warning);
+    e.evidence = transitions ? fmt::format("{} new thermal-management transitions", *e.thermal_transitions)
+                             : fmt::format("temperature {:.0f} C reached the warning threshold {:.0f} C", *e.max_temp_c, *warning);
   } else if (writes && !e.recovered) {
     e.cause = "write cache exhausted";
-    e.evidence = "writes slowed and stayed slow with no thermal sign (an SLC or DRAM cache filled)";
+    e.evidence = fmt::format("writes slowed to {:.0f} IOPS and stayed slow, {} (an SLC or DRAM cache filled)", e.min_iops, heat);
   } else {
-    e.cause = "stall";
-    e.evidence = e.max_temp_c ? fmt::format("no thermal sign (at most {:.0f} C)", *e.max_temp_c) : "no thermal sign (temperature unknown)";
+    e.cause = "unexplained";
+    e.evidence = fmt::format("IOPS fell to {:.0f} from {:.0f}{}; {}", e.min_iops, e.median_iops, e.recovered ? " and recovered" : "", heat);
   }
 }
 

@@ -34,7 +34,7 @@ struct SlowdownEvent {
   double min_iops = 0;
   double max_drop_pct = 0;
   bool recovered = false;      // IOPS came back before the series ended
-  std::string cause;           // "thermal throttling", "write cache exhausted", "stall"
+  std::string cause;           // "stall", "thermal throttling", "write cache exhausted", "unexplained"
   std::string evidence;        // what in the health series says so
   std::optional<double> max_temp_c;
   std::optional<uint32_t> thermal_transitions;  // new during the event (from the polls around it)
@@ -45,8 +45,17 @@ struct SlowdownEvent {
 std::vector<SlowdownEvent> detect_slowdowns(std::span<const double> t_s, std::span<const double> dur_s, std::span<const double> iops,
                                             const SlowdownCriteria& c);
 
-// Fills cause, evidence, max_temp_c and thermal_transitions from the health polls; `writes` says
-// whether the workload wrote (a write-only slowdown that never recovers looks like a full SLC cache).
+// At or below this share of the baseline (and at most 1 IOPS when the baseline is small) an interval
+// moved next to nothing: the device held its I/Os.
+inline constexpr double kStallFraction = 0.01;
+bool near_zero(double iops, double baseline_iops);
+
+// Fills cause, evidence, max_temp_c and thermal_transitions from the evidence, in this order:
+//   stall               an interval at zero or near-zero IOPS (no cache or heat explains that)
+//   thermal throttling  new thermal-management transitions, or the warning temperature reached
+//   write cache exhausted  the workload wrote, slowed and stayed slow at a non-zero rate, no heat
+//   unexplained         none of the above: the report says what was seen and claims no cause
+// `writes`: whether the workload wrote.
 void explain_slowdown(SlowdownEvent& e, std::span<const HealthPoint> health, bool writes);
 
 }  // namespace diskvet::runner

@@ -16,12 +16,15 @@ std::string_view to_string(VerdictStatus s) {
     case VerdictStatus::fail: return "FAIL";
     case VerdictStatus::inconclusive: return "INCONCLUSIVE";
     case VerdictStatus::not_evaluated: return "NOT-EVALUATED";
+    case VerdictStatus::not_judged: return "NOT-JUDGED";
+    case VerdictStatus::error: return "ERROR";
   }
   return "?";
 }
 
 std::optional<VerdictStatus> parse_status(std::string_view s) {
-  for (auto x : {VerdictStatus::pass, VerdictStatus::fail, VerdictStatus::inconclusive, VerdictStatus::not_evaluated})
+  for (auto x : {VerdictStatus::pass, VerdictStatus::fail, VerdictStatus::inconclusive, VerdictStatus::not_evaluated, VerdictStatus::not_judged,
+                 VerdictStatus::error})
     if (s == to_string(x)) return x;
   return std::nullopt;
 }
@@ -76,64 +79,80 @@ MetricVerdict not_evaluated(std::string test_id, std::string metric, std::option
 
 Rollup rollup_test(const std::vector<MetricVerdict>& verdicts) {
   Rollup r;
+  if (verdicts.empty()) return r;
+  r.status = VerdictStatus::pass;
   for (const auto& v : verdicts) {
-    r.status = std::max(r.status, v.status);
-    if (v.status == VerdictStatus::fail || v.status == VerdictStatus::inconclusive)
-      r.reasons.push_back(fmt::format("{} {}: {}", v.metric, to_string(v.status), v.reason));
+    // A limit that could not be evaluated leaves the test unjudged, never passed.
+    r.status = std::max(r.status, v.status == VerdictStatus::not_evaluated ? VerdictStatus::not_judged : v.status);
+    if (v.status != VerdictStatus::pass) r.reasons.push_back(fmt::format("{} {}: {}", v.metric, to_string(v.status), v.reason));
   }
   return r;
 }
 
 Rollup rollup_device(const std::vector<Rollup>& tests, const DeviceFacts& f) {
   Rollup r;
+  r.status = VerdictStatus::pass;
+  auto raise = [&r](VerdictStatus s) { r.status = std::max(r.status, s); };
+  if (tests.empty() && !f.aborted) {
+    raise(VerdictStatus::not_judged);
+    r.reasons.push_back("no test ran");
+  }
   for (const auto& t : tests) {
-    r.status = std::max(r.status, t.status);
+    raise(t.status);
     r.reasons.insert(r.reasons.end(), t.reasons.begin(), t.reasons.end());
   }
   if (f.unhealthy) {
-    r.status = VerdictStatus::fail;
+    raise(VerdictStatus::fail);
     for (const auto& p : f.health_problems) r.reasons.push_back("unhealthy: " + p);
     if (f.health_problems.empty()) r.reasons.push_back("unhealthy");
   }
   if (f.io_errors) {
-    r.status = VerdictStatus::fail;
+    raise(VerdictStatus::fail);
     r.reasons.push_back(fmt::format("{} I/O error{}{}", f.io_errors, f.io_errors == 1 ? "" : "s",
                                     f.io_error_detail.empty() ? "" : " (first: " + f.io_error_detail + ")"));
   }
-  if (f.verified_blocks && !f.verify_mismatches && r.status == VerdictStatus::not_evaluated) r.status = VerdictStatus::pass;
+  if (f.verifies && !f.verified_blocks && !f.verify_mismatches && !f.aborted) {
+    raise(VerdictStatus::not_judged);
+    r.reasons.push_back("data verification read no block back: nothing was verified");
+  }
   if (f.verify_mismatches) {
-    r.status = VerdictStatus::fail;
-    r.reasons.push_back(fmt::format("data verification: {} block{} did not hold what was written{}", f.verify_mismatches,
-                                    f.verify_mismatches == 1 ? "" : "s", f.verify_detail.empty() ? "" : " (first: " + f.verify_detail + ")"));
+    raise(VerdictStatus::fail);
+    const uint64_t blocks = f.verify_bad_blocks ? f.verify_bad_blocks : f.verify_mismatches;
+    r.reasons.push_back(fmt::format("data verification: {} block{} did not hold what was written, found by {} read{}{}", blocks,
+                                    blocks == 1 ? "" : "s", f.verify_mismatches, f.verify_mismatches == 1 ? "" : "s",
+                                    f.verify_detail.empty() ? "" : " (first: " + f.verify_detail + ")"));
   }
   for (const auto& p : f.run_problems) {
-    r.status = VerdictStatus::fail;
+    raise(VerdictStatus::fail);
     r.reasons.push_back(p);
   }
   if (f.required_missing) {
-    r.status = std::max(r.status, VerdictStatus::inconclusive);
+    raise(VerdictStatus::inconclusive);
     r.reasons.push_back(f.required_missing_reason);
   }
   if (f.aborted) {
-    r.status = std::max(r.status, VerdictStatus::inconclusive);
+    raise(VerdictStatus::error);
     r.reasons.push_back(f.error.empty() ? "the run was aborted before it completed" : "aborted: " + f.error);
   }
   return r;
 }
 
 VerdictStatus rollup_overall(const std::vector<VerdictStatus>& devices) {
-  VerdictStatus s = VerdictStatus::not_evaluated;
+  if (devices.empty()) return VerdictStatus::not_judged;
+  VerdictStatus s = VerdictStatus::pass;
   for (auto d : devices) s = std::max(s, d);
   return s;
 }
 
-int exit_code(VerdictStatus overall, bool aborted_or_error) {
-  if (aborted_or_error) return 3;
+int exit_code(VerdictStatus overall, bool aborted, bool measurement_only) {
+  if (aborted) return 3;
   switch (overall) {
+    case VerdictStatus::error: return 3;
     case VerdictStatus::fail: return 1;
     case VerdictStatus::inconclusive: return 4;
-    case VerdictStatus::pass:
-    case VerdictStatus::not_evaluated: return 0;
+    case VerdictStatus::not_evaluated:
+    case VerdictStatus::not_judged: return measurement_only ? 0 : 4;
+    case VerdictStatus::pass: return 0;
   }
   return 3;
 }

@@ -91,11 +91,20 @@ BlockMismatch explain_mismatch(const std::byte* block, const BlockIdentity& id, 
   const BlockHeader& f = m.found;
   if (zeros) m.kind = MismatchKind::unwritten;
   else if (!m.crc_ok) {
-    // A header intact up to its checksum, with the damage running from a later sector boundary to
-    // the end of the block: the device wrote the first sectors of the block and not the rest.
-    bool header_ok = f.magic == kVerifyMagic && f.device_hash == id.device_hash && f.lba == id.lba && f.seed == id.seed;
-    bool tail = m.first_bad_byte >= 512 && m.first_bad_byte % 512 == 0 && m.last_bad_byte + 512 >= id.bs_bytes;
-    m.kind = header_ok && tail ? MismatchKind::torn : MismatchKind::corrupt;
+    // A torn write: the device wrote the first sectors of the block and not the rest, so from a
+    // sector boundary to the end the block still holds exactly its previous generation. Damage that
+    // is anything else there (garbage, zeros, another block) is corruption, however it is shaped.
+    // Generation 1 has no earlier generation of this run to compare with: never called torn.
+    const bool header_ok = f.magic == kVerifyMagic && f.device_hash == id.device_hash && f.lba == id.lba && f.seed == id.seed;
+    const uint32_t tail_from = m.first_bad_byte / 512 * 512;
+    bool torn = header_ok && tail_from >= 512 && id.generation >= 2;
+    if (torn) {
+      BlockIdentity previous = id;
+      previous.generation = id.generation - 1;
+      fill_block(scratch, previous, crc);
+      torn = std::memcmp(block + tail_from, scratch + tail_from, id.bs_bytes - tail_from) == 0;
+    }
+    m.kind = torn ? MismatchKind::torn : MismatchKind::corrupt;
   } else if (f.device_hash != id.device_hash || f.seed != id.seed) m.kind = MismatchKind::foreign;
   else if (f.lba != id.lba) m.kind = MismatchKind::misdirected;
   else if (f.generation < id.generation) m.kind = MismatchKind::stale;

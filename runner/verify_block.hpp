@@ -35,8 +35,8 @@ struct BlockIdentity {
 
 enum class MismatchKind : uint8_t {
   unwritten,    // all zeros where the run wrote data
-  corrupt,      // bad magic or checksum with no better explanation
-  torn,         // header intact, but whole sectors after the first do not match (a partial write)
+  corrupt,      // bad magic or checksum with no better explanation (garbage where a tear would leave old data)
+  torn,         // the first sectors hold the new write, every later one the block's previous generation
   misdirected,  // a valid block of this run, written for another LBA
   stale,        // a valid block of an older generation: a lost write
   foreign,      // a valid block of another device or another run
@@ -63,7 +63,8 @@ void fill_block(std::byte* block, const BlockIdentity& id, Crc32cFn crc);
 // checksum covers the payload, so the payload is not regenerated on the fast path).
 bool block_matches(const std::byte* block, const BlockIdentity& id, Crc32cFn crc);
 
-// Explains a block that does not match. `scratch` (bs_bytes) receives the expected block.
+// Explains a block that does not match. `scratch` (bs_bytes) is overwritten (the expected block,
+// then the previous generation when a tear is suspected).
 BlockMismatch explain_mismatch(const std::byte* block, const BlockIdentity& id, uint64_t offset_bytes, Crc32cFn crc,
                                std::byte* scratch);
 

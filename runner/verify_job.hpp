@@ -89,6 +89,8 @@ class BlockVerifier {
     if (block_matches(buf, id, crc_)) [[likely]]
       return;
     ++sum_.mismatches;
+    if (!state_.mark_bad(b)) return;  // found before: one more read of a known bad block
+    ++sum_.bad_blocks;
     if (sum_.first.size() < VerifySummary::kMaxListed && scratch_) {
       BlockMismatch m = explain_mismatch(buf, id, state_.offset_of(b), crc_, scratch_);
       m.t_s = static_cast<double>(t_ns - start_ns_) / 1e9;

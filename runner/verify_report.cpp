@@ -54,6 +54,7 @@ json::object verify_json(const VerifySummary& s) {
                       {"blocks_written", s.blocks_written},
                       {"blocks_verified", s.blocks_verified},
                       {"blocks_unchecked", s.blocks_unchecked},
+                      {"bad_blocks", s.bad_blocks},
                       {"mismatches", s.mismatches},
                       {"first_mismatches", std::move(first)}};
 }

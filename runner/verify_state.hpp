@@ -26,8 +26,9 @@ struct VerifySummary {
   uint64_t blocks_written = 0;
   uint64_t blocks_verified = 0;   // read back and compared
   uint64_t blocks_unchecked = 0;  // read before this run wrote them: nothing to compare against
-  uint64_t mismatches = 0;
-  std::vector<BlockMismatch> first;  // at most kMaxListed, in the order found
+  uint64_t mismatches = 0;       // reads that found a block unlike what was written (one bad block read 500 times: 500)
+  uint64_t bad_blocks = 0;       // distinct blocks found bad, each counted once over the device's whole run
+  std::vector<BlockMismatch> first;  // the first kMaxListed bad blocks, each once, in the order found
   const char* crc_impl = "";
   uint64_t slow_limit_ns = 0;
   uint64_t slow_ios = 0;             // completions slower than slow_limit_ns
@@ -39,6 +40,7 @@ struct VerifySummary {
     blocks_verified += o.blocks_verified;
     blocks_unchecked += o.blocks_unchecked;
     mismatches += o.mismatches;
+    bad_blocks += o.bad_blocks;  // disjoint: a block is counted by the first read that finds it bad
     for (const auto& m : o.first)
       if (first.size() < kMaxListed) first.push_back(m);
     if (*o.crc_impl) crc_impl = o.crc_impl;
@@ -52,6 +54,8 @@ struct VerifySummary {
 class VerifyState {
  public:
   static constexpr uint32_t kInFlight = 1u << 31;
+  static constexpr uint32_t kFoundBad = 1u << 30;  // a read found this block bad (counted once)
+  static constexpr uint32_t kGenerationMask = kFoundBad - 1;
 
   VerifyState(uint64_t base_offset_bytes, uint64_t region_bytes, uint32_t bs_bytes, uint32_t lbs_bytes, uint64_t device_hash,
               uint64_t seed, uint64_t slow_ns = 1'000'000'000)
@@ -77,8 +81,14 @@ class VerifyState {
     return true;
   }
   void release(uint64_t block) { gen_[block] &= ~kInFlight; }
-  uint32_t generation(uint64_t block) const { return gen_[block] & ~kInFlight; }
-  void set_generation(uint64_t block, uint32_t g) { gen_[block] = (gen_[block] & kInFlight) | g; }
+  uint32_t generation(uint64_t block) const { return gen_[block] & kGenerationMask; }
+  void set_generation(uint64_t block, uint32_t g) { gen_[block] = (gen_[block] & ~kGenerationMask) | (g & kGenerationMask); }
+  // Marks the block found bad; true the first time, so each bad block is counted once.
+  bool mark_bad(uint64_t block) {
+    if (gen_[block] & kFoundBad) return false;
+    gen_[block] |= kFoundBad;
+    return true;
+  }
 
   BlockIdentity identity(uint64_t block, uint32_t generation) const {
     return {device_hash_, lba_of(block), generation, seed_, bs_};
@@ -88,7 +98,7 @@ class VerifyState {
   uint64_t base_;
   uint32_t bs_, lbs_;
   uint64_t device_hash_, seed_;
-  std::vector<uint32_t> gen_;  // low 31 bits: generation (0: not written by this run); top bit: in flight
+  std::vector<uint32_t> gen_;  // low 30 bits: generation (0: not written by this run); bit 30: found bad; bit 31: in flight
 };
 
 // FNV-1a of the device's identity (serial, WWN or path): what "this device" means in a block header.

@@ -37,6 +37,8 @@ std::string profile_hint(const Model& m, const std::vector<suites::Profile>& shi
     if (prof == "auto") {
       auto p = runner::match_profile(r->device, shipped, reason);
       out += fmt::format("{}: {}\n", r->device.path, p ? "profile " + p->name + " (" + reason + ")" : reason);
+    } else if (prof == "none") {
+      out += fmt::format("{}: no profile: measurement only, no limits judged\n", r->device.path);
     } else {
       out += fmt::format("{}: profile {} (chosen)\n", r->device.path, prof);
     }
@@ -56,7 +58,7 @@ Action start(Model& m, const TuiOptions& o, std::unique_ptr<RunSession>& session
   std::vector<std::string> paths;
   for (const auto& e : m.confirm) {
     if (!e.matches()) return Action::none;  // keys.cpp already refused; never start around it
-    devs.push_back(ConfirmedDevice{e.path, e.serial});
+    devs.push_back(ConfirmedDevice{e.path, e.serial, e.wwn, e.nsid});
     paths.push_back(e.path);
   }
   const std::string prof = m.profile_cursor < m.profiles.size() ? m.profiles[m.profile_cursor] : "auto";
@@ -84,6 +86,7 @@ int run_tui(const TuiOptions& o) {
   if (auto all = suites::builtin_profiles()) shipped = std::move(*all);
   for (const auto& p : shipped)
     if (!p.template_only) m.profiles.push_back(p.name);
+  m.profiles.push_back("none");  // measurement only: numbers, no limits judged
   DeviceWatch watch;
   discover_into(m);
 
@@ -143,6 +146,8 @@ int run_tui(const TuiOptions& o) {
   opened->reset();
   if (m.results && !m.results->report_path.empty() && m.results->report_error.empty())
     std::printf("diskvet: last report: %s (%s)\n", m.results->report_path.c_str(), std::string(runner::to_string(m.results->overall)).c_str());
+  // After a run, the TUI ends as 'diskvet run' would have: the last run's exit code.
+  if (exit_code == 0 && m.results) exit_code = m.results->exit_code;
   return exit_code;
 }
 

@@ -30,7 +30,10 @@ void render_confirm(const Model& m, Canvas& c, Area a) {
                                    e.serial.empty() ? "(none)" : e.serial, format_bytes(e.size_bytes)),
                        inner),
            at ? Style::selected : Style::normal);
-    std::string ask = e.serial.empty() ? "no serial: type YES" : fmt::format("type the last {} characters of its serial", e.expected().size());
+    std::string ask = e.serial.empty()       ? "no serial: type YES"
+                      : e.pick_namespace ? fmt::format("type its serial's last {} characters, then /{} (namespace {})",
+                                                       e.expected().size() - 1 - std::to_string(e.nsid).size(), e.nsid, e.nsid)
+                                         : fmt::format("type the last {} characters of its serial", e.expected().size());
     int x = c.text(5, y, ask + ": [", Style::normal);
     const size_t field = std::max<size_t>(e.expected().size(), 6);
     x = c.text(x, y, fit(e.typed, field, true), at ? Style::selected : Style::normal);

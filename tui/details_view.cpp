@@ -29,6 +29,8 @@ Lines describe(const devices::Device& d) {
   add("model", d.model);
   add("serial", d.serial.empty() ? "(none)" : d.serial);
   add("wwn", d.wwn);
+  add("nsid", d.nvme_nsid ? std::to_string(d.nvme_nsid) : "");
+  add("consent id", d.consent_id);
   add("firmware", d.firmware);
   add("vendor", d.vendor);
   add("bus", d.bus);

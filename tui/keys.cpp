@@ -3,6 +3,8 @@
 
 #include <fmt/format.h>
 
+#include "devices/identity.hpp"
+
 namespace diskvet::tui {
 
 namespace {
@@ -81,6 +83,10 @@ Action confirm_key(Model& m, const Key& k) {
         m.confirm_cursor = i;
         m.confirm_error = c.serial.empty()
                               ? fmt::format("{}: type YES to destroy its data; nothing was started", c.path)
+                          : c.pick_namespace
+                              ? fmt::format("{}: that is not the end of its serial and its namespace (type {} characters, "
+                                            "ending in /{}); nothing was started",
+                                            c.path, c.expected().size(), c.nsid)
                               : fmt::format("{}: that is not the end of its serial (type its last {} characters); nothing was started",
                                             c.path, c.expected().size());
         return Action::none;
@@ -138,8 +144,16 @@ void go_to_confirm(Model& m) {
     return;
   }
   m.confirm.clear();
-  for (const DeviceRow* r : m.selected())
-    m.confirm.push_back(ConfirmEntry{r->device.path, r->device.model, r->device.serial, r->device.size_bytes, {}});
+  for (const DeviceRow* r : m.selected()) {
+    const devices::Device& d = r->device;
+    ConfirmEntry e;
+    e.path = d.path, e.model = d.model, e.serial = d.serial, e.size_bytes = d.size_bytes;
+    e.wwn = d.wwn;
+    e.nsid = d.nvme_nsid;
+    // Discovery names a namespace SERIAL/NSID when its serial is shared with other namespaces.
+    e.pick_namespace = !d.consent_id.empty() && d.consent_id == devices::namespace_id(d);
+    m.confirm.push_back(std::move(e));
+  }
   m.confirm_cursor = 0;
   m.confirm_error.clear();
   m.status.clear();

@@ -7,7 +7,8 @@ namespace diskvet::tui {
 
 std::string ConfirmEntry::expected() const {
   if (serial.empty()) return "YES";
-  return serial.size() <= kSerialChars ? serial : serial.substr(serial.size() - kSerialChars);
+  std::string tail = serial.size() <= kSerialChars ? serial : serial.substr(serial.size() - kSerialChars);
+  return pick_namespace ? tail + "/" + std::to_string(nsid) : tail;
 }
 
 std::vector<const DeviceRow*> Model::selected() const {

@@ -36,7 +36,11 @@ struct ConfirmEntry {
   std::string path, model, serial;
   uint64_t size_bytes = 0;
   std::string typed;
-  // What the operator must type: the serial's last characters, or YES when it has none.
+  std::string wwn;
+  uint32_t nsid = 0;            // NVMe namespace id, else 0
+  bool pick_namespace = false;  // its controller has several namespaces: the serial alone names none
+  // What the operator must type: the serial's last characters (then "/NSID" when the namespace must
+  // be picked), or YES when it has no serial.
   std::string expected() const;
   bool matches() const { return typed == expected(); }
 };
@@ -82,19 +86,19 @@ struct ResultWorkload {
 
 struct ResultTest {
   std::string id;
-  runner::VerdictStatus status = runner::VerdictStatus::not_evaluated;
+  runner::VerdictStatus status = runner::VerdictStatus::not_judged;
   std::vector<runner::MetricVerdict> verdicts;
   std::string reason;  // the first reason it is not PASS
   std::vector<ResultWorkload> workloads;
 };
 struct ResultDevice {
   std::string path;
-  runner::VerdictStatus status = runner::VerdictStatus::not_evaluated;
+  runner::VerdictStatus status = runner::VerdictStatus::not_judged;
   std::vector<std::string> reasons;
   std::vector<ResultTest> tests;
 };
 struct Results {
-  runner::VerdictStatus overall = runner::VerdictStatus::not_evaluated;
+  runner::VerdictStatus overall = runner::VerdictStatus::not_judged;
   bool aborted = false;
   std::string abort_reason;
   int exit_code = 0;

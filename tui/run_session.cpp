@@ -7,6 +7,7 @@
 
 #include "devices/discovery.hpp"
 #include "devices/health.hpp"
+#include "devices/identity.hpp"
 #include "devices/write_gate.hpp"
 #include "runner/purge.hpp"
 #include "runner/report_file.hpp"
@@ -27,10 +28,19 @@ std::string report_path_in(const std::string& dir, const std::string& suite) {
   return (std::filesystem::path(dir) / fmt::format("diskvet-report-{}-{}.json", suite, stamp)).string();
 }
 
-bool same_serial(const std::string& now, const std::string& confirmed) {
-  if (now.empty()) return true;              // sysfs has no serial where udev had one: the path and gate decide
-  if (confirmed.empty()) return false;       // confirmed with YES as serial-less, now it has one: another device
-  return now.ends_with(confirmed) || confirmed.ends_with(now);  // udev's ID_SERIAL may carry a model prefix
+Status check_still_confirmed(const devices::Device& now, const ConfirmedDevice& c) {
+  const char* again = "go back to the device list (r refreshes it) and confirm again; nothing was written";
+  if (now.serial != c.serial) {
+    std::string what = now.serial.empty()  ? fmt::format("no longer reports a serial; '{}' was confirmed", c.serial)
+                       : c.serial.empty() ? fmt::format("now reports serial '{}'; it was confirmed as a device without one", now.serial)
+                                          : fmt::format("now reports serial '{}', not the '{}' that was confirmed", now.serial, c.serial);
+    return safety_error(c.path, what, again);
+  }
+  if (now.nvme_nsid != c.nsid)
+    return safety_error(c.path, fmt::format("is now namespace {}, not the namespace {} that was confirmed", now.nvme_nsid, c.nsid), again);
+  if (devices::normalize_wwn(now.wwn) != devices::normalize_wwn(c.wwn))
+    return safety_error(c.path, fmt::format("now reports WWN '{}', not the '{}' that was confirmed", now.wwn, c.wwn), again);
+  return ok_status();
 }
 
 Result<std::unique_ptr<RunSession>> RunSession::start(const suites::Suite& suite, const std::vector<ConfirmedDevice>& confirmed,
@@ -39,11 +49,12 @@ Result<std::unique_ptr<RunSession>> RunSession::start(const suites::Suite& suite
   if (confirmed.empty()) return usage_error("run", "no device was confirmed", "select a free device first");
   std::optional<suites::Profile> named;
   std::vector<suites::Profile> shipped;
+  const bool measurement_only = profile == "none";
   if (profile == "auto") {
     auto all = suites::builtin_profiles();
     if (!all) return all.error();
     shipped = std::move(*all);
-  } else {
+  } else if (!measurement_only) {
     auto p = suites::resolve_profile(profile);
     if (!p) return p.error();
     named = std::move(*p);
@@ -54,6 +65,7 @@ Result<std::unique_ptr<RunSession>> RunSession::start(const suites::Suite& suite
   plan.options.duration_s = options.duration_s;
   plan.options.precondition_limit_s = options.precondition_limit_s;
   plan.options.stop = &s->stop_;
+  plan.options.measurement_only = measurement_only;
   const bool writable = suite_writes(suite);
   for (const auto& c : confirmed) {
     Result<Target> target = Error{};
@@ -63,9 +75,13 @@ Result<std::unique_ptr<RunSession>> RunSession::start(const suites::Suite& suite
       // the list was read is refused, and a serial consent never overrides anything from here.
       auto grant = devices::open_for_write(c.path, devices::Consent{{c.path}});
       if (!grant) return grant.error();
-      if (grant->block_device && !same_serial(grant->device.serial, c.serial))
-        return safety_error(c.path, fmt::format("now reports serial '{}', not the '{}' that was confirmed", grant->device.serial, c.serial),
-                            "go back to the device list (r refreshes it) and confirm again; nothing was written");
+      if (grant->block_device) {
+        // Held O_EXCL now: what sits at the path is read as the list read it, and must be what was shown.
+        auto now = devices::find_device(c.path);
+        if (!now)
+          return safety_error(c.path, "is no longer found by discovery", "go back to the device list and confirm again; nothing was written");
+        if (auto same = check_still_confirmed(*now, c); !same) return same.error();
+      }
       device = grant->device;
       target = Target::adopt(std::move(grant->fd), c.path, true);
     } else {
@@ -84,7 +100,9 @@ Result<std::unique_ptr<RunSession>> RunSession::start(const suites::Suite& suite
     }
     if (device.path.empty()) device.path = c.path;
     DevicePlan dp{device, std::move(*target), std::nullopt, {}, 0};
-    if (named) {
+    if (measurement_only) {
+      dp.profile_reason = "measurement only (profile none chosen in the TUI): no limits judged";
+    } else if (named) {
       dp.profile = named;
       dp.profile_reason = "chosen in the TUI (" + named->file + ")";
     } else {

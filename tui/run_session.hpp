@@ -20,10 +20,12 @@
 
 namespace diskvet::tui {
 
-// One device the operator confirmed: its path and the serial they confirmed it by.
+// One device the operator confirmed: its path and the identity shown when they confirmed it.
 struct ConfirmedDevice {
   std::string path;
   std::string serial;
+  std::string wwn;
+  uint32_t nsid = 0;  // NVMe namespace id, else 0
 };
 
 class RunSession {
@@ -52,9 +54,10 @@ class RunSession {
   Results results_;
 };
 
-// Whether the serial the gate read now is the one the operator confirmed (discovery reads it
-// through udev, the gate from sysfs, so one may be a suffix of the other).
-bool same_serial(const std::string& now, const std::string& confirmed);
+// Whether the device now at a confirmed path is the one confirmed: exactly the serial shown (one that
+// disappeared or changed means another device, or one that can no longer be told apart), the same
+// namespace and the same WWN. `now` comes from discovery, the source the list was shown from.
+Status check_still_confirmed(const devices::Device& now, const ConfirmedDevice& confirmed);
 
 // "diskvet-report-quick-2026-12-02T16-05-23Z.json" in dir.
 std::string report_path_in(const std::string& dir, const std::string& suite);

@@ -42,7 +42,9 @@ Style verdict_style(runner::VerdictStatus s) {
     case runner::VerdictStatus::pass: return Style::good;
     case runner::VerdictStatus::fail: return Style::bad;
     case runner::VerdictStatus::inconclusive: return Style::warn;
-    case runner::VerdictStatus::not_evaluated: return Style::dim;
+    case runner::VerdictStatus::not_evaluated:
+    case runner::VerdictStatus::not_judged: return Style::warn;
+    case runner::VerdictStatus::error: return Style::bad;
   }
   return Style::normal;
 }

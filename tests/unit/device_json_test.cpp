@@ -18,7 +18,7 @@ TEST(DeviceJson, HasEveryMemberTheListContractNames) {
   d.is_protected = true;
   d.protection_reasons = {"is mounted at /boot"};
   json::object o = json::value_from(d).as_object();
-  for (const char* key : {"path", "kind", "model", "serial", "wwn", "firmware", "size_bytes", "logical_block_size",
+  for (const char* key : {"path", "kind", "model", "serial", "wwn", "consent_id", "firmware", "size_bytes", "logical_block_size",
                           "physical_block_size", "rotational", "protected", "protection_reasons", "health"})
     EXPECT_TRUE(o.contains(key)) << key;
   EXPECT_EQ(o["kind"].as_string(), "scsi");
@@ -54,6 +54,7 @@ TEST(DeviceJson, RoundTripsThroughValueTo) {
   d.logical_block_size = 4096;
   d.nvme_controller = "nvme0";
   d.nvme_nsid = 1;
+  d.consent_id = "S4EWNX0R123456/1";
   d.protection_reasons = {"has a GPT partition table"};
   d.protection_overridable = true;
   d.health.known = true;
@@ -66,6 +67,7 @@ TEST(DeviceJson, RoundTripsThroughValueTo) {
   EXPECT_EQ(back.size_bytes, d.size_bytes);
   EXPECT_EQ(back.logical_block_size, 4096u);
   EXPECT_EQ(back.nvme_nsid, 1u);
+  EXPECT_EQ(back.consent_id, "S4EWNX0R123456/1");
   EXPECT_EQ(back.protection_reasons, d.protection_reasons);
   EXPECT_TRUE(back.protection_overridable);
   EXPECT_EQ(back.health.temperature_c, 41.5);

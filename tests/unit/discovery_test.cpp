@@ -58,6 +58,46 @@ TEST(Discovery, ReadsNvmeIdentityAndQueueFactsFromSysfs) {
   EXPECT_EQ(d.dev_id, "259:0");
 }
 
+// A second namespace on the controller add_nvme made (serial deadbeef).
+void add_second_namespace(const FakeSysfs& fake, uint64_t sectors = 2097152) {
+  auto disk = fake.add_disk("pci0000:00/0000:00:04.0/nvme/nvme0", "nvme0n2", "259:1", sectors, 4096);
+  std::filesystem::create_directory_symlink("../..", disk / "device");
+  fake.write(std::filesystem::relative(disk, fake.sysfs()).string() + "/wwid", "eui.0025385b71b0a2c2\n");
+  fake.write(std::filesystem::relative(disk, fake.sysfs()).string() + "/nsid", "2\n");
+}
+
+TEST(Discovery, ConsentIdOfANamespaceIsSerialSlashNsidWhenTheControllerHasSeveral) {
+  FakeSysfs fake;
+  add_nvme(fake);
+  auto one = discover(fake_options(fake));
+  ASSERT_TRUE(one);
+  ASSERT_EQ(one->size(), 1u);
+  EXPECT_EQ(one->front().consent_id, "deadbeef") << "the only namespace: its serial names it alone";
+  add_second_namespace(fake);
+  auto two = discover(fake_options(fake));
+  ASSERT_TRUE(two);
+  ASSERT_EQ(two->size(), 2u);
+  EXPECT_EQ((*two)[0].consent_id, "deadbeef/1");
+  EXPECT_EQ((*two)[1].consent_id, "deadbeef/2");
+  EXPECT_FALSE(find_device("deadbeef", *two)) << "the serial names two namespaces";
+  auto second = find_device("deadbeef/2", *two);
+  ASSERT_TRUE(second);
+  EXPECT_EQ(second->name, "nvme0n2");
+}
+
+TEST(Discovery, AnEmptyNamespaceStillSharesItsControllersSerial) {
+  FakeSysfs fake;
+  add_nvme(fake);
+  add_second_namespace(fake, 0);  // an empty namespace still shares the controller's serial
+  auto all = discover(fake_options(fake));
+  ASSERT_TRUE(all);
+  ASSERT_EQ(all->size(), 1u) << "the list leaves empty disks out";
+  EXPECT_EQ(all->front().consent_id, "deadbeef/1") << "but its serial is still shared with the empty namespace";
+  auto host = describe_disks(HostPaths{fake.sysfs(), fake.dev(), fake.proc()});
+  ASSERT_EQ(host.size(), 2u);
+  EXPECT_FALSE(consent_id(host[0], host) == "deadbeef") << "the gate sees the second namespace";
+}
+
 TEST(Discovery, FindsTheControllerOfAMultipathNamespaceHead) {
   FakeSysfs fake;
   fake.write("devices/virtual/nvme-subsystem/nvme-subsys0/model", "Acme NVMe\n");

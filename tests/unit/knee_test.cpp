@@ -78,3 +78,43 @@ TEST(LittlesLaw, DoesNotApplyToRateCappedWorkloads) {
   EXPECT_FALSE(c.applies);
   EXPECT_FALSE(c.runner_bound);
 }
+
+TEST(LittlesLaw, ADeviceHoldingItsIosIsNeverBlamedOnTheRunner) {
+  // The VM lab's hung drive: QD4, 20 s window, a few fast I/Os then four held for the rest of it.
+  // IOPS x mean latency says 0.3 outstanding; the sampler saw all four in flight almost throughout.
+  Measurement m = measured(4, 1, 600, 10'000'000, 20.0, 0.8);
+  m.inflight_samples = 400;
+  m.inflight_sum = 400 * 3.9;
+  auto c = little_check(m);
+  EXPECT_NEAR(c.littles_outstanding, 0.3, 0.01);
+  ASSERT_TRUE(c.sampled_inflight);
+  EXPECT_NEAR(c.measured_outstanding, 3.9, 1e-9);
+  EXPECT_TRUE(c.queue_kept_full);
+  EXPECT_FALSE(c.runner_bound);
+  EXPECT_NE(c.note.find("the device set the pace"), std::string::npos) << c.note;
+}
+
+TEST(LittlesLaw, FewIosInFlightWhereManyWereConfiguredIsTheRunner) {
+  Measurement m = measured(32, 1, 320000, 100'000, 1.0, 0.5);  // IOPS x latency alone: 32, looks full
+  m.inflight_samples = 20;
+  m.inflight_sum = 20 * 3.0;
+  auto c = little_check(m);
+  EXPECT_FALSE(c.queue_kept_full);
+  EXPECT_TRUE(c.runner_bound);
+  EXPECT_NE(c.note.find("3.0 of 32 I/Os in flight"), std::string::npos) << c.note;
+}
+
+TEST(LittlesLaw, APollingJobIsBusyByDesignAndNotRunnerBoundForIt) {
+  // latency-qd1 with spin: the job thread spins on its completion queue, 100% busy, QD1 always out.
+  Measurement m = measured(1, 1, 20000, 50'000, 1.0, 1.0);
+  m.workload.spin_us = 100;
+  m.inflight_samples = 20;
+  m.inflight_sum = 20;
+  auto c = little_check(m);
+  EXPECT_TRUE(c.polling);
+  EXPECT_FALSE(c.runner_bound);
+  EXPECT_NE(c.note.find("polling"), std::string::npos) << c.note;
+  // The same busy thread without polling is the runner's pace.
+  m.workload.spin_us = 0;
+  EXPECT_TRUE(little_check(m).runner_bound);
+}

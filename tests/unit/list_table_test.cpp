@@ -41,6 +41,21 @@ TEST(ListTable, SaysHowToConsentToAnUnprotectedDisk) {
   EXPECT_NE(t.find("writable with --destroy-data /dev/sdc"), std::string::npos) << t;
 }
 
+TEST(ListTable, ShowsTheConsentIdOfANamespace) {
+  devices::Device free_ns;
+  free_ns.path = "/dev/nvme0n1";
+  free_ns.consent_id = "S4EWNX0R123456/1";
+  devices::Device formatted = free_ns;
+  formatted.path = "/dev/nvme0n2";
+  formatted.consent_id = "S4EWNX0R123456/2";
+  formatted.is_protected = true;
+  formatted.protection_overridable = true;
+  formatted.protection_reasons = {"carries a filesystem signature (ext4)"};
+  std::string t = render_device_table({free_ns, formatted});
+  EXPECT_NE(t.find("writable with --destroy-data /dev/nvme0n1 or S4EWNX0R123456/1"), std::string::npos) << t;
+  EXPECT_NE(t.find("overridden only by --destroy-data S4EWNX0R123456/2"), std::string::npos) << t;
+}
+
 TEST(ListTable, NeverCallsUnknownHealthOk) {
   EXPECT_EQ(health_word(devices::Health{}), "unknown");
   devices::Health h;

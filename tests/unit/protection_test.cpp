@@ -3,9 +3,12 @@
 
 #include <gtest/gtest.h>
 
+#include <fstream>
+
 #include "devices/discovery.hpp"
 #include "devices/host_state.hpp"
 #include "fake_sysfs.hpp"
+#include "fat_image.hpp"
 
 namespace diskvet::devices {
 namespace {
@@ -121,6 +124,67 @@ TEST(ProtectionRules, RefusesTheBootMedium) {
   FakeHost h;
   h.mountinfo("41 27 8:17 / /boot/efi rw - vfat /dev/sdb1 rw\n");
   EXPECT_TRUE(has(h.assess(), ProtectionClass::boot_medium, "holds the boot medium (/boot/efi)"));
+}
+
+TEST(ProtectionRules, RefusesTheDiskMountedWhereTheImageMountsItsMedium) {
+  FakeHost h;
+  h.mountinfo("41 27 8:16 / /media/boot ro - iso9660 /dev/sdb ro\n");
+  auto p = h.assess();
+  EXPECT_TRUE(has(p, ProtectionClass::boot_medium, "holds the boot medium (/media/boot)"));
+}
+
+// A partition node of the fake host holding `bytes` (a regular file that libblkid probes as it
+// would the device).
+void put_partition_bytes(const FakeHost& h, const std::string& part, const std::string& bytes) {
+  std::ofstream(h.fake.dev() / part, std::ios::binary) << bytes;
+}
+
+TEST(ProtectionRules, ProtectsAnUnmountedDiskCarryingTheMediumMarker) {
+  FakeHost h;
+  test::FatImage fat("DISKVET", 0x0123abcd);
+  fat.add_file("diskvet.conf.example", "run=quick\n");
+  fat.add_file("diskvet-medium-id", "0123abcd4567ef89\n");
+  put_partition_bytes(h, "sdb2", fat.bytes());
+  auto p = h.assess();
+  EXPECT_TRUE(has(p, ProtectionClass::boot_medium, "holds the boot medium (diskvet medium marker 0123abcd4567ef89 on partition sdb2)"))
+      << (p.reasons.empty() ? "no reason" : p.reasons[0].text);
+  EXPECT_FALSE(p.only_overridable()) << "no consent may write the boot medium";
+}
+
+TEST(ProtectionRules, ADiskvetLabelWithoutTheMarkerIsNotTheBootMedium) {
+  FakeHost h;
+  test::FatImage fat("DISKVET", 0x0123abcd);  // a reports disk the operator formatted, no marker
+  fat.add_file("diskvet.conf", "run=quick\n");
+  put_partition_bytes(h, "sdb2", fat.bytes());
+  EXPECT_FALSE(has(h.assess(), ProtectionClass::boot_medium, ""));
+}
+
+TEST(ProtectionRules, ProtectsThePartitionTheBootLoaderNamesWhateverItsCase) {
+  FakeHost h;
+  test::FatImage fat("EFIBOOT", 0xabcd1234);
+  put_partition_bytes(h, "sdb1", fat.bytes());
+  // GRUB prints a FAT serial in lower case, libblkid in upper case.
+  h.fake.write_proc("cmdline", "BOOT_IMAGE=/boot/vmlinuz console=ttyS0 diskvet.boot=UUID=abcd-1234\n");
+  EXPECT_TRUE(has(h.assess(), ProtectionClass::boot_medium, "diskvet.boot=UUID=abcd-1234 names partition sdb1"));
+  h.fake.write_proc("cmdline", "BOOT_IMAGE=/boot/vmlinuz diskvet.boot=LABEL=EFIBOOT\n");
+  EXPECT_TRUE(has(h.assess(), ProtectionClass::boot_medium, "diskvet.boot=LABEL=EFIBOOT names partition sdb1"));
+  h.fake.write_proc("cmdline", "BOOT_IMAGE=/boot/vmlinuz diskvet.boot=UUID=abcd-9999\n");
+  EXPECT_FALSE(has(h.assess(), ProtectionClass::boot_medium, "")) << "a spec naming another volume protects nothing here";
+}
+
+TEST(ProtectionRules, ReportsAProgramWritingAPartitionWithoutOpeningTheDisk) {
+  FakeHost h;
+  auto pid = h.fake.proc() / "4242";
+  std::filesystem::create_directories(pid / "fd");
+  std::filesystem::create_symlink(h.fake.dev() / "sdb1", pid / "fd" / "3");
+  std::filesystem::create_symlink(h.fake.dev() / "sdb2", pid / "fd" / "4");
+  h.fake.write_proc("4242/fdinfo/3", "pos:\t0\nflags:\t0100002\nmnt_id:\t25\n");  // O_RDWR
+  h.fake.write_proc("4242/fdinfo/4", "pos:\t0\nflags:\t0100000\nmnt_id:\t25\n");  // O_RDONLY
+  h.fake.write_proc("4242/comm", "mkfs.ext4\n");
+  auto p = h.assess();
+  EXPECT_TRUE(has(p, ProtectionClass::busy, "partition sdb1 is open for writing by pid 4242 (mkfs.ext4)"));
+  EXPECT_FALSE(has(p, ProtectionClass::busy, "partition sdb2")) << "a reader does not make the disk busy";
+  EXPECT_FALSE(p.only_overridable());
 }
 
 TEST(ProtectionRules, RefusesAReadOnlyDisk) {

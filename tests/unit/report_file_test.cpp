@@ -115,3 +115,48 @@ TEST_F(ReportFile, AnInterruptedWriteLeavesThePreviousReportIntact) {
     if (e.path().filename().string().starts_with(".report.json.tmp.")) saw_tmp = fs::file_size(e.path()) < (1u << 20);
   EXPECT_TRUE(saw_tmp);
 }
+
+TEST_F(ReportFile, RefusesADeviceNodeADirectoryOrALinkToEitherAndWritesNothing) {
+  fs::create_directory(dir_ / "sub");
+  fs::create_symlink("/dev/null", dir_ / "to-null");
+  fs::create_symlink(dir_ / "sub", dir_ / "to-dir");
+  for (const std::string out : {std::string("/dev/null"), (dir_ / "sub").string(), (dir_ / "to-null").string(), (dir_ / "to-dir").string()}) {
+    auto w = write_file_atomic(out, seal_report(report("PASS")));
+    ASSERT_FALSE(w) << out;
+    EXPECT_EQ(w.error().exit_code(), 2) << w.error().message();
+    EXPECT_EQ(w.error().message().find('\n'), std::string::npos);
+  }
+  EXPECT_TRUE(fs::is_symlink(dir_ / "to-null"));
+  EXPECT_TRUE(fs::is_symlink(dir_ / "to-dir"));
+  EXPECT_TRUE(fs::is_empty(dir_ / "sub"));
+  size_t entries = 0;
+  for ([[maybe_unused]] const auto& e : fs::directory_iterator(dir_)) ++entries;
+  EXPECT_EQ(entries, 3u) << "a temporary file was left behind";
+}
+
+// A link at the report's own name is replaced by the report; the file it pointed to is not touched.
+TEST_F(ReportFile, ALinkAtTheReportPathIsReplacedNotFollowed) {
+  std::ofstream(dir_ / "someone.txt") << "theirs";
+  fs::create_symlink(dir_ / "someone.txt", dir_ / "report.json");
+  ASSERT_TRUE(write_file_atomic((dir_ / "report.json").string(), seal_report(report("PASS"))));
+  EXPECT_FALSE(fs::is_symlink(dir_ / "report.json"));
+  EXPECT_TRUE(seal_matches(slurp(dir_ / "report.json")));
+  EXPECT_EQ(slurp(dir_ / "someone.txt"), "theirs");
+}
+
+// The temporary file's old name was predictable (.NAME.tmp.PID) and opened with O_TRUNC through any
+// link planted there. Links planted at every name the old scheme could use for this process are
+// never followed now: the files they point to keep their content.
+TEST_F(ReportFile, APlantedLinkAtATemporaryNameIsNeverFollowed) {
+  std::ofstream(dir_ / "victim.bin") << "precious";
+  fs::create_symlink(dir_ / "victim.bin", dir_ / (".report.json.tmp." + std::to_string(getpid())));
+  ASSERT_TRUE(write_file_atomic((dir_ / "report.json").string(), seal_report(report("PASS"))));
+  EXPECT_EQ(slurp(dir_ / "victim.bin"), "precious");
+  EXPECT_TRUE(seal_matches(slurp(dir_ / "report.json")));
+}
+
+TEST_F(ReportFile, RefusesAPathWhoseDirectoryDoesNotExist) {
+  auto w = write_file_atomic((dir_ / "missing" / "report.json").string(), "{}");
+  ASSERT_FALSE(w);
+  EXPECT_EQ(w.error().exit_code(), 2);
+}

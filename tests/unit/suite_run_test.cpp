@@ -263,3 +263,92 @@ TEST(SuiteRun, DevicesInParallelDoNotSpinAgainstEachOtherAndTheReportSaysSo) {
   EXPECT_TRUE(said);
   EXPECT_EQ(plan.suite.tests[0].workloads[0].spin_us, 50u) << "the plan itself is left alone";
 }
+
+namespace {
+
+// Two tests on the null target: one on the null engine (runs), one whose engine needs a file
+// descriptor the null target does not have, so its job cannot start.
+const char* kOneCannotStart = R"({
+  "name": "cannot-start",
+  "probe": {"enabled": false}, "precondition": {"enabled": false}, "steady_state": {"enabled": false},
+  "defaults": {"runtime": "0.1s", "ramp": "0s", "engine": "null", "interval": "0.05s"},
+  "tests": [
+    {"id": "runs", "workloads": [{"rw": "randread", "iodepth": 1}]},
+    {"id": "cannot-start", "workloads": [{"rw": "randread", "iodepth": 1, "engine": "io_uring"}]}
+  ]
+})";
+
+const char* kLooseProfile = R"({
+  "name": "loose",
+  "limits": {"runs": {"read.iops": {"min": 1}}, "cannot-start": {"read.iops": {"min": 1}}}
+})";
+
+RunResult run_null(const char* suite_text, std::optional<suites::Profile> profile, bool measurement_only = false) {
+  auto suite = suites::parse_suite(suite_text, "null.json");
+  EXPECT_TRUE(suite.ok()) << suite.error().message();
+  RunPlan plan;
+  plan.suite = *suite;
+  plan.options.measurement_only = measurement_only;
+  devices::Device dev;
+  dev.path = "null";
+  dev.size_bytes = 64u << 20;
+  plan.devices.push_back(DevicePlan{dev, Target::null(64u << 20), std::move(profile), "no shipped profile matches model 'null'", 0});
+  Recorder rec;
+  return run_suite(plan, RunHooks{}, rec);
+}
+
+}  // namespace
+
+TEST(SuiteRun, ATestThatCannotStartMakesTheDeviceAnErrorThoughAnotherPassed) {
+  auto profile = suites::parse_profile(kLooseProfile, "loose.json");
+  ASSERT_TRUE(profile.ok()) << profile.error().message();
+  RunResult r = run_null(kOneCannotStart, *profile);
+  ASSERT_EQ(r.devices.size(), 1u);
+  const DeviceResult& d = r.devices[0];
+  ASSERT_EQ(d.tests.size(), 2u);
+  EXPECT_EQ(d.tests[0].verdict.status, VerdictStatus::pass);
+  EXPECT_FALSE(d.tests[1].workloads.at(0).ran);
+  EXPECT_EQ(d.tests[1].verdict.status, VerdictStatus::error);
+  EXPECT_EQ(d.verdict.status, VerdictStatus::error);
+  bool named = false;
+  for (const auto& why : d.verdict.reasons) named = named || why.find("cannot-start: the randread workload could not run") != std::string::npos;
+  EXPECT_TRUE(named) << "the device's reasons say which workload could not run";
+  EXPECT_EQ(r.verdict, VerdictStatus::error);
+  EXPECT_EQ(r.exit_code(), 3);
+  auto doc = report_json(r, probe_host());
+  EXPECT_EQ(doc.at("verdict").as_string(), "ERROR");
+  EXPECT_EQ(doc.at("exit_code").to_number<int>(), 3);
+  EXPECT_EQ(doc.at("devices").as_array().at(0).as_object().at("verdict").as_string(), "ERROR");
+}
+
+TEST(SuiteRun, WithoutAProfileThePerformanceTestsAreNotJudgedAndTheRunExitsFour) {
+  std::string suite = kOneCannotStart;
+  suite.replace(suite.find(R"(, "engine": "io_uring")"), 22, "");
+  RunResult r = run_null(suite.c_str(), std::nullopt);
+  const DeviceResult& d = r.devices.at(0);
+  EXPECT_TRUE(d.completed);
+  EXPECT_EQ(d.tests.at(0).verdict.status, VerdictStatus::not_judged);
+  EXPECT_EQ(d.verdict.status, VerdictStatus::not_judged);
+  ASSERT_FALSE(d.verdict.reasons.empty());
+  EXPECT_NE(d.verdict.reasons[0].find("no profile: no shipped profile matches model 'null'"), std::string::npos) << d.verdict.reasons[0];
+  EXPECT_EQ(r.exit_code(), 4);
+  auto doc = report_json(r, probe_host());
+  EXPECT_EQ(doc.at("verdict").as_string(), "NOT-JUDGED");
+  EXPECT_FALSE(doc.at("measurement_only").as_bool());
+}
+
+TEST(SuiteRun, MeasurementOnlyExitsZeroWhenEverythingRanAndSaysSo) {
+  std::string suite = kOneCannotStart;
+  suite.replace(suite.find(R"(, "engine": "io_uring")"), 22, "");
+  RunResult r = run_null(suite.c_str(), std::nullopt, true);
+  EXPECT_EQ(r.devices.at(0).verdict.status, VerdictStatus::not_judged) << "nothing was judged: it is not a PASS";
+  EXPECT_EQ(r.exit_code(), 0);
+  auto doc = report_json(r, probe_host());
+  EXPECT_TRUE(doc.at("measurement_only").as_bool());
+  EXPECT_EQ(doc.at("profile").as_string(), "none");
+  bool said = false;
+  for (const auto& n : r.notes) said = said || n.find("measurement only") != std::string::npos;
+  EXPECT_TRUE(said);
+  // A test that could not run is still an error, measurement only or not.
+  EXPECT_EQ(run_null(kOneCannotStart, std::nullopt, true).exit_code(), 3);
+}

@@ -107,6 +107,62 @@ TEST(TestVerdicts, AMetricTheTestDoesNotMeasureIsNotEvaluated) {
   EXPECT_EQ(v[0].status, VerdictStatus::not_evaluated);
 }
 
+TEST(TestVerdicts, AWorkloadThatCouldNotStartMakesTheTestAnError) {
+  // One workload measured and met its limit, the other could not set up its ring: not a PASS.
+  TestRecord t;
+  t.id = "latency-qd1";
+  WorkloadRecord failed;
+  failed.workload.rw = Pattern::randwrite;
+  failed.error = "io_uring_queue_init: Operation not permitted";
+  t.workloads = {record(Pattern::randread, 1000, 0, 10'000), failed};
+  auto l = limits({{"read.iops", Limit::Bound::min, 10}});
+  t.verdicts = judge_test(t, &l, {});
+  ASSERT_EQ(t.verdicts.size(), 1u);
+  EXPECT_EQ(t.verdicts[0].status, VerdictStatus::pass);
+  Rollup r = rollup_test(t, &l, "");
+  EXPECT_EQ(r.status, VerdictStatus::error);
+  ASSERT_FALSE(r.reasons.empty());
+  EXPECT_NE(r.reasons.back().find("randwrite workload could not run: io_uring_queue_init: Operation not permitted"), std::string::npos)
+      << r.reasons.back();
+}
+
+TEST(TestVerdicts, ALimitOnAWorkloadThatDidNotRunIsNotEvaluatedAndTheTestIsNotPass) {
+  TestRecord t;
+  t.id = "t";
+  WorkloadRecord failed;
+  failed.workload.rw = Pattern::randread;
+  failed.error = "cannot open the target";
+  t.workloads = {failed};
+  auto l = limits({{"read.iops", Limit::Bound::min, 10}});
+  t.verdicts = judge_test(t, &l, {});
+  ASSERT_EQ(t.verdicts.size(), 1u);
+  EXPECT_EQ(t.verdicts[0].status, VerdictStatus::not_evaluated);
+  EXPECT_EQ(rollup_test(t, &l, "").status, VerdictStatus::error);
+}
+
+TEST(TestVerdicts, ATestWithoutLimitsIsNotJudgedUnlessItVerifiesItsData) {
+  TestRecord t;
+  t.id = "max-iops";
+  t.workloads = {record(Pattern::randread, 1000, 0, 10'000)};
+  Rollup r = rollup_test(t, nullptr, "no profile: no shipped profile matches model 'X'");
+  EXPECT_EQ(r.status, VerdictStatus::not_judged);
+  ASSERT_EQ(r.reasons.size(), 1u);
+  EXPECT_EQ(r.reasons[0], "max-iops: not judged: no profile: no shipped profile matches model 'X'");
+  // A burn-in test whose every workload verifies its data judges itself (DeviceFacts decide).
+  t.workloads[0].workload.verify = true;
+  EXPECT_EQ(rollup_test(t, nullptr, "no profile").status, VerdictStatus::pass);
+  // ...but not when one of its workloads does not verify.
+  t.workloads.push_back(record(Pattern::randwrite, 0, 1000, 10'000));
+  EXPECT_EQ(rollup_test(t, nullptr, "no profile").status, VerdictStatus::not_judged);
+}
+
+TEST(TestVerdicts, ATestThatNeverStartedIsAnError) {
+  TestRecord t;
+  t.id = "t";
+  auto l = limits({{"read.iops", Limit::Bound::min, 10}});
+  EXPECT_EQ(rollup_test(t, &l, "").status, VerdictStatus::error);
+}
+
 TEST(Outliers, FlagsTheDeviceMoreThanTenPercentWorseThanTheMedian) {
   std::vector<DeviceResult> devs(4);
   const double iops[] = {10000, 10200, 9900, 7000};

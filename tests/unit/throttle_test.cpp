@@ -91,6 +91,48 @@ TEST(Throttling, AWriteSlowdownThatNeverRecoversWithNoHeatIsACacheExhausted) {
   std::vector<HealthPoint> h = {{0, 40.0, 0, 70.0}, {60, 41.0, 0, 70.0}, {100, 42.0, 0, 70.0}};
   explain_slowdown(e[0], h, true);
   EXPECT_EQ(e[0].cause, "write cache exhausted");
+  // The same slowdown of reads has no cause the evidence names.
   explain_slowdown(e[0], h, false);
+  EXPECT_EQ(e[0].cause, "unexplained");
+}
+
+TEST(Throttling, ZeroIopsForTwentySecondsIsAStallNotACacheEvenForWrites) {
+  // The VM lab's hung drive: 4 I/Os out for 60 s, nothing completed for 20 s, then on again.
+  Series s;
+  s.add(1000, 60);
+  for (int i = 0; i < 20; ++i) {
+    s.t.push_back(static_cast<double>(s.t.size()));
+    s.dur.push_back(1);
+    s.iops.push_back(0);
+  }
+  s.add(1000, 30);
+  auto e = s.detect();
+  ASSERT_EQ(e.size(), 1u);
+  std::vector<HealthPoint> h = {{0, 40.0, 0, 70.0}, {70, 41.0, 0, 70.0}};
+  explain_slowdown(e[0], h, true);
   EXPECT_EQ(e[0].cause, "stall");
+  EXPECT_NE(e[0].evidence.find("fell to 0"), std::string::npos) << e[0].evidence;
+  // A stall that never ends is still a stall, not a full write cache.
+  e[0].recovered = false;
+  explain_slowdown(e[0], h, true);
+  EXPECT_EQ(e[0].cause, "stall");
+}
+
+TEST(Throttling, NearZeroIsAShareOfTheBaselineWithAFloorOfOneIops) {
+  EXPECT_TRUE(near_zero(0, 1000));
+  EXPECT_TRUE(near_zero(9, 1000));
+  EXPECT_FALSE(near_zero(50, 1000));
+  EXPECT_TRUE(near_zero(1, 20)) << "one I/O a second against 20 is near nothing";
+  EXPECT_FALSE(near_zero(2, 20));
+}
+
+TEST(Throttling, HeatWithoutAStallIsThrottlingWhateverTheWorkload) {
+  Series s;
+  s.add(1000, 60);
+  s.add(300, 60);  // slowed and stayed slow, writes: would be a full cache but for the heat
+  auto e = s.detect();
+  ASSERT_EQ(e.size(), 1u);
+  std::vector<HealthPoint> h = {{0, 60.0, 0, 70.0}, {70, 71.0, 0, 70.0}};
+  explain_slowdown(e[0], h, true);
+  EXPECT_EQ(e[0].cause, "thermal throttling");
 }

@@ -52,6 +52,18 @@ inline devices::Device loop_disk() {
 }
 
 
+// Namespaces 1 and 2 of one controller (one serial): discovery names each SERIAL/NSID.
+inline devices::Device nvme_namespace(uint32_t nsid) {
+  devices::Device d = nvme_disk();
+  d.path = "/dev/nvme0n" + std::to_string(nsid);
+  d.name = "nvme0n" + std::to_string(nsid);
+  d.wwn = "eui.525400000000000" + std::to_string(nsid);
+  d.nvme_controller = "nvme0";
+  d.nvme_nsid = nsid;
+  d.consent_id = d.serial + "/" + std::to_string(nsid);
+  return d;
+}
+
 inline tui::Model model_with_devices() {
   tui::Model m;
   tui::set_devices(m, {root_disk(), nvme_disk(), loop_disk()});

@@ -89,6 +89,41 @@ TEST(TuiKeys, ConfirmationRefusesAWrongSerialAndStartsOnlyWhenEveryFieldMatches)
   EXPECT_TRUE(m.confirm_error.empty());
 }
 
+TEST(TuiKeys, ANamespaceOfAControllerWithSeveralIsConfirmedByItsSerialAndNsid) {
+  Model m;
+  set_devices(m, {nvme_namespace(1), nvme_namespace(2)});
+  m.suites = {SuiteChoice{"quick", "Seconds per test", false, true, 30}};
+  handle_key(m, key(Key::down));
+  handle_key(m, key(Key::space));  // namespace 2 only
+  handle_key(m, Key::of('n'));
+  handle_key(m, key(Key::enter));
+  ASSERT_EQ(m.screen, ScreenId::confirm);
+  ASSERT_EQ(m.confirm.size(), 1u);
+  EXPECT_EQ(m.confirm[0].path, "/dev/nvme0n2");
+  EXPECT_EQ(m.confirm[0].expected(), "123456/2");
+  type(m, "123456");
+  EXPECT_EQ(handle_key(m, key(Key::enter)), Action::none) << "the serial's end alone names both namespaces";
+  EXPECT_NE(m.confirm_error.find("ending in /2"), std::string::npos) << m.confirm_error;
+  type(m, "/1");
+  EXPECT_EQ(handle_key(m, key(Key::enter)), Action::none) << "the other namespace's id";
+  handle_key(m, key(Key::backspace));
+  type(m, "2");
+  EXPECT_EQ(handle_key(m, key(Key::enter)), Action::start_run);
+}
+
+TEST(TuiKeys, TheOnlyNamespaceOfAControllerIsConfirmedByTheSerialsEnd) {
+  Model m;
+  devices::Device only = nvme_namespace(1);
+  only.consent_id = only.serial;  // discovery: the serial names it alone
+  set_devices(m, {only});
+  m.suites = {SuiteChoice{"quick", "Seconds per test", false, true, 30}};
+  handle_key(m, key(Key::space));
+  handle_key(m, Key::of('n'));
+  handle_key(m, key(Key::enter));
+  ASSERT_EQ(m.confirm.size(), 1u);
+  EXPECT_EQ(m.confirm[0].expected(), "123456");
+}
+
 TEST(TuiKeys, QLettersAreTypedOnTheConfirmationScreenNotQuit) {
   Model m = model_with_devices();
   handle_key(m, key(Key::down));

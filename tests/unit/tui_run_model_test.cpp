@@ -221,10 +221,37 @@ TEST(TuiResultDetailView, ShowsEachWorkloadsPercentileTableAndItsIntervalPlot) {
   EXPECT_EQ(m.screen, ScreenId::results);
 }
 
-TEST(TuiRunSession, ARunRefusesADeviceWhoseSerialIsNotTheConfirmedOne) {
-  EXPECT_TRUE(same_serial("S4EWNX0R123456", "S4EWNX0R123456"));
-  EXPECT_TRUE(same_serial("S4EWNX0R123456", "Samsung_SSD_980_PRO_1TB_S4EWNX0R123456")) << "udev's ID_SERIAL carries the model";
-  EXPECT_TRUE(same_serial("", "S4EWNX0R123456")) << "the gate's sysfs read may have none; path and protection still decide";
-  EXPECT_FALSE(same_serial("S4EWNX0R999999", "S4EWNX0R123456")) << "another disk now sits at that path";
-  EXPECT_FALSE(same_serial("S4EWNX0R123456", "")) << "confirmed with YES as serial-less, it now has a serial";
+namespace {
+ConfirmedDevice confirmed_as(const devices::Device& d) { return ConfirmedDevice{d.path, d.serial, d.wwn, d.nvme_nsid}; }
+}  // namespace
+
+TEST(TuiRunSession, ARunAcceptsTheDeviceThatWasConfirmed) {
+  EXPECT_TRUE(check_still_confirmed(nvme_disk(), confirmed_as(nvme_disk())));
+  EXPECT_TRUE(check_still_confirmed(loop_disk(), confirmed_as(loop_disk()))) << "serial-less, confirmed with YES";
+  EXPECT_TRUE(check_still_confirmed(nvme_namespace(2), confirmed_as(nvme_namespace(2))));
+}
+
+TEST(TuiRunSession, ARunRefusesADeviceWhoseSerialDisappeared) {
+  devices::Device now = nvme_disk();
+  now.serial.clear();
+  auto s = check_still_confirmed(now, confirmed_as(nvme_disk()));
+  ASSERT_FALSE(s);
+  EXPECT_EQ(s.error().kind, ErrorKind::safety);
+  EXPECT_NE(s.error().what.find("no longer reports a serial"), std::string::npos) << s.error().what;
+}
+
+TEST(TuiRunSession, ARunRefusesADeviceWhoseSerialChangedEvenToASuffixOrPrefix) {
+  for (const char* serial : {"S4EWNX0R999999", "123456", "6", "Samsung_SSD_980_PRO_1TB_S4EWNX0R123456", "S4EWNX0R12345"}) {
+    devices::Device now = nvme_disk();
+    now.serial = serial;
+    EXPECT_FALSE(check_still_confirmed(now, confirmed_as(nvme_disk()))) << serial;
+  }
+  EXPECT_FALSE(check_still_confirmed(nvme_disk(), confirmed_as(loop_disk()))) << "confirmed with YES as serial-less, it now has a serial";
+}
+
+TEST(TuiRunSession, ARunRefusesAnotherNamespaceOfTheConfirmedController) {
+  EXPECT_FALSE(check_still_confirmed(nvme_namespace(1), confirmed_as(nvme_namespace(2)))) << "same serial, namespace 1 now at that path";
+  devices::Device other_wwn = nvme_namespace(2);
+  other_wwn.wwn = "eui.00000000000000ff";
+  EXPECT_FALSE(check_still_confirmed(other_wwn, confirmed_as(nvme_namespace(2)))) << "namespace 2 deleted and created again";
 }

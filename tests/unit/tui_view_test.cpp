@@ -149,3 +149,15 @@ TEST(TuiConfirmView, ListsWhatWillBeDestroyedAndWhatIsNeverOffered) {
   EXPECT_NE(line_with(out, "/dev/vda:").find("PROTECTED: backs the running root filesystem"), std::string::npos) << out;
   EXPECT_EQ(line_with(out, "/dev/vda").find("serial ROOT0001"), std::string::npos) << "a protected device is never in the list to destroy";
 }
+
+TEST(TuiConfirmView, AsksForTheNamespaceOfAControllerWithSeveral) {
+  Model m;
+  set_devices(m, {nvme_namespace(1), nvme_namespace(2)});
+  m.suites = {SuiteChoice{"quick", "Seconds per test", false, true, 30}};
+  handle_key(m, Key{Key::down});
+  handle_key(m, Key{Key::space});
+  handle_key(m, Key::of('n'));
+  handle_key(m, Key{Key::enter});
+  std::string out = render_text(m);
+  EXPECT_NE(out.find("type its serial's last 6 characters, then /2 (namespace 2)"), std::string::npos) << out;
+}

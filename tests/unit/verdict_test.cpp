@@ -81,43 +81,102 @@ TEST(Verdict, DeviceIsInconclusiveWhenRequiredPreconditioningIsMissing) {
   EXPECT_EQ(rollup_device({Rollup{VerdictStatus::fail, {}}}, f).status, VerdictStatus::fail);
 }
 
-TEST(Verdict, DeviceWithNoLimitsIsNotEvaluated) {
-  EXPECT_EQ(rollup_device({Rollup{}, Rollup{}}, {}).status, VerdictStatus::not_evaluated);
-  EXPECT_EQ(rollup_device({Rollup{VerdictStatus::not_evaluated, {}}, Rollup{VerdictStatus::pass, {}}}, {}).status, VerdictStatus::pass);
+TEST(Verdict, NothingJudgedIsNeverPass) {
+  // Tests without limits roll up NOT-JUDGED; one of them beside a PASS keeps the device unjudged.
+  EXPECT_EQ(rollup_device({Rollup{}, Rollup{}}, {}).status, VerdictStatus::not_judged);
+  EXPECT_EQ(rollup_device({Rollup{VerdictStatus::not_judged, {"no profile"}}, Rollup{VerdictStatus::pass, {}}}, {}).status,
+            VerdictStatus::not_judged);
+  // No test at all is not a PASS either.
+  auto none = rollup_device({}, {});
+  EXPECT_EQ(none.status, VerdictStatus::not_judged);
+  ASSERT_FALSE(none.reasons.empty());
+}
+
+TEST(Verdict, ALimitNotEvaluatedLeavesTheTestNotJudged) {
+  MetricVerdict met = judge("t", "read.iops", {Limit::Bound::min, 10, 0}, 20.0);
+  MetricVerdict missing = not_evaluated("t", "write.iops", Limit{Limit::Bound::min, 10, 0}, "the workload did not run");
+  EXPECT_EQ(rollup_test({met}).status, VerdictStatus::pass);
+  auto r = rollup_test({met, missing});
+  EXPECT_EQ(r.status, VerdictStatus::not_judged);
+  ASSERT_EQ(r.reasons.size(), 1u);
+  EXPECT_NE(r.reasons[0].find("the workload did not run"), std::string::npos) << r.reasons[0];
+  EXPECT_EQ(rollup_test({}).status, VerdictStatus::not_judged);
+}
+
+TEST(Verdict, NotJudgedNeverHidesAFail) {
+  EXPECT_EQ(rollup_device({Rollup{VerdictStatus::not_judged, {}}, Rollup{VerdictStatus::fail, {"x"}}}, {}).status, VerdictStatus::fail);
+  EXPECT_EQ(rollup_overall({VerdictStatus::not_judged, VerdictStatus::fail}), VerdictStatus::fail);
+  EXPECT_EQ(exit_code(rollup_overall({VerdictStatus::not_judged, VerdictStatus::fail}), false), 1);
+}
+
+TEST(Verdict, AnAbortedDeviceIsAnErrorNotInconclusive) {
+  DeviceFacts f;
+  f.aborted = true;
+  f.error = "purge nvme-format-user-data-erase did not complete";
+  auto r = rollup_device({}, f);
+  EXPECT_EQ(r.status, VerdictStatus::error);
+  ASSERT_EQ(r.reasons.size(), 1u);
+  EXPECT_EQ(r.reasons[0], "aborted: purge nvme-format-user-data-erase did not complete");
+  // A test that could not run (ERROR) beside a PASS leaves the device ERROR.
+  EXPECT_EQ(rollup_device({Rollup{VerdictStatus::pass, {}}, Rollup{VerdictStatus::error, {"io_uring"}}}, {}).status, VerdictStatus::error);
 }
 
 TEST(Verdict, CleanVerificationPassesAndAnyMismatchOrRunProblemFails) {
   DeviceFacts clean;
+  clean.verifies = true;
   clean.verified_blocks = 1000;
-  EXPECT_EQ(rollup_device({Rollup{}}, clean).status, VerdictStatus::pass);
+  // A verifying test has no limits and judges itself (PASS); the device's verification decides.
+  EXPECT_EQ(rollup_device({Rollup{VerdictStatus::pass, {}}}, clean).status, VerdictStatus::pass);
+  DeviceFacts nothing_read = clean;
+  nothing_read.verified_blocks = 0;
+  EXPECT_EQ(rollup_device({Rollup{VerdictStatus::pass, {}}}, nothing_read).status, VerdictStatus::not_judged);
   DeviceFacts bad = clean;
-  bad.verify_mismatches = 2;
+  bad.verify_mismatches = 511;
+  bad.verify_bad_blocks = 2;
   bad.verify_detail = "stale at LBA 40";
   auto r = rollup_device({Rollup{VerdictStatus::pass, {}}}, bad);
   EXPECT_EQ(r.status, VerdictStatus::fail);
   ASSERT_EQ(r.reasons.size(), 1u);
-  EXPECT_NE(r.reasons[0].find("2 blocks did not hold what was written (first: stale at LBA 40)"), std::string::npos) << r.reasons[0];
+  // Two bad blocks read 511 times are two blocks, not 511.
+  EXPECT_NE(r.reasons[0].find("2 blocks did not hold what was written, found by 511 reads (first: stale at LBA 40)"), std::string::npos)
+      << r.reasons[0];
   DeviceFacts hot = clean;
   hot.run_problems.push_back("critical warning 0x02 raised during the run, first seen at 60 s");
-  EXPECT_EQ(rollup_device({Rollup{}}, hot).status, VerdictStatus::fail);
+  EXPECT_EQ(rollup_device({Rollup{VerdictStatus::pass, {}}}, hot).status, VerdictStatus::fail);
 }
 
 TEST(Verdict, OverallIsTheWorstDevice) {
   EXPECT_EQ(rollup_overall({VerdictStatus::pass, VerdictStatus::inconclusive, VerdictStatus::pass}), VerdictStatus::inconclusive);
   EXPECT_EQ(rollup_overall({VerdictStatus::pass, VerdictStatus::fail, VerdictStatus::inconclusive}), VerdictStatus::fail);
-  EXPECT_EQ(rollup_overall({}), VerdictStatus::not_evaluated);
+  EXPECT_EQ(rollup_overall({VerdictStatus::fail, VerdictStatus::error}), VerdictStatus::error);
+  EXPECT_EQ(rollup_overall({}), VerdictStatus::not_judged);
 }
 
 TEST(Verdict, ExitCodesFollowTheDesign) {
   EXPECT_EQ(exit_code(VerdictStatus::pass, false), 0);
-  EXPECT_EQ(exit_code(VerdictStatus::not_evaluated, false), 0);
   EXPECT_EQ(exit_code(VerdictStatus::fail, false), 1);
+  EXPECT_EQ(exit_code(VerdictStatus::error, false), 3);
   EXPECT_EQ(exit_code(VerdictStatus::inconclusive, false), 4);
+  EXPECT_EQ(exit_code(VerdictStatus::not_judged, false), 4);
+  EXPECT_EQ(exit_code(VerdictStatus::not_evaluated, false), 4);
   EXPECT_EQ(exit_code(VerdictStatus::pass, true), 3);
   EXPECT_EQ(exit_code(VerdictStatus::fail, true), 3);
 }
 
+TEST(Verdict, MeasurementOnlyExitsZeroOnlyForWhatWasNotJudged) {
+  EXPECT_EQ(exit_code(VerdictStatus::not_judged, false, true), 0);
+  EXPECT_EQ(exit_code(VerdictStatus::pass, false, true), 0);
+  EXPECT_EQ(exit_code(VerdictStatus::fail, false, true), 1);
+  EXPECT_EQ(exit_code(VerdictStatus::error, false, true), 3);
+  EXPECT_EQ(exit_code(VerdictStatus::inconclusive, false, true), 4);
+  EXPECT_EQ(exit_code(VerdictStatus::not_judged, true, true), 3);
+}
+
 TEST(Verdict, StatusNamesRoundTrip) {
-  for (auto s : {VerdictStatus::pass, VerdictStatus::fail, VerdictStatus::inconclusive, VerdictStatus::not_evaluated}) EXPECT_EQ(parse_status(to_string(s)), s);
+  for (auto s : {VerdictStatus::pass, VerdictStatus::fail, VerdictStatus::inconclusive, VerdictStatus::not_evaluated, VerdictStatus::not_judged,
+                 VerdictStatus::error})
+    EXPECT_EQ(parse_status(to_string(s)), s);
   EXPECT_EQ(to_string(VerdictStatus::not_evaluated), "NOT-EVALUATED");
+  EXPECT_EQ(to_string(VerdictStatus::not_judged), "NOT-JUDGED");
+  EXPECT_EQ(to_string(VerdictStatus::error), "ERROR");
 }

@@ -109,6 +109,18 @@ TEST(VerifyBlock, NewFirstSectorsOverOldOnesAreATornBlock) {
   EXPECT_EQ(m.first_bad_byte, 1024u);
 }
 
+TEST(VerifyBlock, GarbageAfterIntactFirstSectorsIsCorruptNotTorn) {
+  // Shaped like a tear (new header and first sectors, damage to the end) but the tail is random
+  // bytes, not the previous generation: nothing says a write was cut short.
+  Blocks b;
+  fill_block(b.block, id_for(8, 2), best_crc32c());
+  Rng rng(7);
+  for (uint32_t i = 1024; i < kBs; ++i) b.block[i] = static_cast<std::byte>(rng.next());
+  BlockMismatch m = explain_mismatch(b.block, id_for(8, 2), 8 * 512, best_crc32c(), b.scratch);
+  EXPECT_EQ(m.kind, MismatchKind::corrupt);
+  EXPECT_EQ(m.first_bad_byte / 512 * 512, 1024u);
+}
+
 TEST(VerifyBlock, ZerosAreAnUnwrittenBlockAndAnotherSeedIsForeign) {
   Blocks b{};
   EXPECT_EQ(explain_mismatch(b.block, id_for(8, 1), 0, best_crc32c(), b.scratch).kind, MismatchKind::unwritten);

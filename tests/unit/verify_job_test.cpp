@@ -149,3 +149,16 @@ TEST(VerifyingJob, AnIoSlowerThanTheLimitIsCountedAndListedWithItsLba) {
   EXPECT_FALSE(r.verify.first_slow[0].write);
   EXPECT_EQ(r.verify.mismatches, 0u);
 }
+
+TEST(VerifyingJob, TwoBadBlocksReadManyTimesAreTwoBlocksFoundByManyReads) {
+  Lab lab;
+  lab.full_write();
+  for (uint64_t b : {9u, 130u}) lab.disk[b * kBs + 700] ^= std::byte{0x01};
+  VerifySummary total;
+  for (int pass = 0; pass < 5; ++pass) total.merge(lab.full_read().verify);
+  total.merge(lab.run(Pattern::randread, 4 * kBlocks, 100).verify);
+  EXPECT_GE(total.mismatches, 10u) << "every read of a bad block counts as a read that found one";
+  EXPECT_EQ(total.bad_blocks, 2u) << "each bad block counts once, over every phase of the device's run";
+  EXPECT_EQ(lbas(total), (std::set<uint64_t>{9 * 8, 130 * 8}));
+  EXPECT_EQ(total.first.size(), 2u) << "a known bad block is not listed again";
+}

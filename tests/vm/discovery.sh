@@ -1,13 +1,14 @@
 #!/usr/bin/env bash
 # Two emulated NVMe drives: the guest lists both with their serials and model, and an unattended
-# lab-suite run prints one parseable report with an entry per drive and its SMART temperature.
+# lab-suite run (measurement only: --profile none) prints one parseable report with an entry per
+# drive and its SMART temperature, and exits 0.
 set -euo pipefail
 source "$(dirname "$0")/lib.sh"
 vm_require
 vm_scratch
 a=$(vm_drive a 64M); b=$(vm_drive b 64M)
 data=$(vm_data_disk)
-vm_boot_kernel 150 "diskvet.run=lab-suite.json diskvet.poweroff=1" -drive "file=$data,if=virtio,format=raw" \
+vm_boot_kernel 150 "diskvet.run=lab-suite.json diskvet.profile=none diskvet.poweroff=1" -drive "file=$data,if=virtio,format=raw" \
   -drive "file=$a,if=none,id=da,format=raw" -device nvme,serial=DVDISC0001,drive=da \
   -drive "file=$b,if=none,id=db,format=raw" -device nvme,serial=DVDISC0002,drive=db
 vm_expect 'disk /dev/nvme[0-9]n1 size_bytes=67108864 model="QEMU NVMe Ctrl" serial="DVDISC0001"'

@@ -31,7 +31,7 @@ echo "refused run: both drives still hold all $full pattern blocks"
 
 # 2. Only the consented drive: it is formatted, its neighbour is untouched.
 mv "$vm_log" "$vm_dir/boot1.log"; : > "$vm_log"
-vm_boot_kernel 150 "diskvet.run=lab-purge-suite.json diskvet.devices=DVPURGE0001 diskvet.destroy-data=DVPURGE0001 diskvet.poweroff=1" "${drives[@]}"
+vm_boot_kernel 150 "diskvet.run=lab-purge-suite.json diskvet.devices=DVPURGE0001 diskvet.destroy-data=DVPURGE0001 diskvet.profile=none diskvet.poweroff=1" "${drives[@]}"
 vm_expect 'DISKVET REPORT END === exit=0'
 vm_report purge DVPURGE0001 nvme-format-user-data-erase
 vm_report absent DVPURGE0002

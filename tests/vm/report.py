@@ -18,6 +18,9 @@
                                      seen after the start) and the drive FAILs naming it with that time
       health-quiet SERIAL...         the drives were polled, never showed a critical warning and do not FAIL for health
       purge SERIAL METHOD            the drive's purge in a diskvet run report used METHOD and did not fail
+      tested PATH...                 a diskvet run report's devices are exactly these paths (namespaces of one
+                                     controller share a serial)
+      consent-id PATH ID             the device at PATH has consent_id ID (with --devices: 'diskvet list --json')
 
 Works on both report shapes: the image's fallback (diskvet_image_fallback: diskvet io per drive,
 nvme smart-log) and diskvet run's report, by looking for the drive's object by its serial.
@@ -222,6 +225,18 @@ def main(argv):
         if p.get("method") != want or p.get("failed"):
             fail(f"drive {serial}: purge {p.get('method')} (failed: {p.get('failed')}), expected {want}: {p.get('detail')}")
         print(f"drive {serial}: purge {want} in {p.get('duration_s', 0):.2f} s: {p.get('detail')}")
+    elif check == "tested":
+        paths = sorted(str(d.get("path")) for d in report.get("devices", []) if isinstance(d, dict))
+        if paths != sorted(args):
+            fail(f"the run report's devices are {paths}, expected {sorted(args)}")
+        print("report tested " + ", ".join(paths))
+    elif check == "consent-id":
+        path, want = args[0], args[1]
+        entries = report if isinstance(report, list) else report.get("devices", [])
+        got = [d.get("consent_id") for d in entries if isinstance(d, dict) and d.get("path") == path]
+        if got != [want]:
+            fail(f"{path}: consent_id {got}, expected {want}")
+        print(f"{path}: consent ID {want}")
     else:
         fail("unknown check " + check)
 

@@ -100,7 +100,8 @@ TEST_F(BurninThrottling, ALoopDeviceCappedMidRunShowsASlowdownThatTheProfileFail
     if (e.at("max_drop_pct").to_number<double>() < 80 || e.at("duration_s").to_number<double>() < 2) continue;
     found = true;
     EXPECT_TRUE(e.at("recovered").as_bool()) << e;
-    EXPECT_EQ(e.at("cause").as_string(), "stall") << e;  // a loop device has no thermal sensor to blame
+    // 50 IOPS is not near zero and reads fill no cache; a loop device has no thermal sensor to blame.
+    EXPECT_EQ(e.at("cause").as_string(), "unexplained") << e;
   }
   EXPECT_TRUE(found) << d.at("slowdowns");
   EXPECT_NE(log().find("max_slowdown_pct 50"), std::string::npos) << log();

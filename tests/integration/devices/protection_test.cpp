@@ -1,13 +1,23 @@
 // Protection end to end: loop devices in each protected state, the real `diskvet io` binary with
 // every form of consent, exit code 2 and every byte of the device unchanged.
+#include <linux/audit.h>
+#include <linux/filter.h>
+#include <linux/seccomp.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/sysmacros.h>
+
+#include <cstddef>
+#include <functional>
 
 #include <gtest/gtest.h>
 
 #include <fmt/format.h>
 
 #include <boost/json.hpp>
+
+#include <iostream>
 
 #include "devices/discovery.hpp"
 #include "devices/sysfs.hpp"
@@ -197,19 +207,146 @@ TEST(Protection, GrantHoldsTheDeviceExclusivelyWhileItLives) {
   ASSERT_TRUE(grant) << grant.error().message();
   EXPECT_TRUE(grant->block_device);
   EXPECT_EQ(grant->device.name, loop.name());
+  // Discovery leaves out this process's own hold (a running suite), and never claims the device.
+  // (Before the fork below: the child inherits the grant's descriptor and is another writer.)
+  auto listed = find_device(loop.path());
+  ASSERT_TRUE(listed);
+  EXPECT_FALSE(listed->is_protected) << listed->protection_reasons.at(0);
   ExclusiveHolder second(loop.path());
   EXPECT_FALSE(second.ok()) << "another process got O_EXCL while the grant was held";
   auto again = open_for_write(loop.path(), Consent{{loop.path()}});
   EXPECT_FALSE(again) << "a second grant was given while the first was held";
-  // Discovery sees the hold as exclusive use, unless told this process is the holder.
-  auto probed = find_device(loop.path());
-  ASSERT_TRUE(probed);
-  EXPECT_TRUE(probed->is_protected);
-  DiscoveryOptions own;
-  own.probe_exclusive = false;
-  auto unprobed = find_device(loop.path(), own);
-  ASSERT_TRUE(unprobed);
-  EXPECT_FALSE(unprobed->is_protected);
+}
+
+TEST(Protection, ListShowsAnotherProgramWritingTheDevice) {
+  SKIP_WITHOUT_LOOP_LAB();
+  LoopDevice loop(kLoopBytes);
+  ASSERT_TRUE(loop.ok());
+  test::OpenHolder writer(loop.path(), O_RDWR);
+  ASSERT_TRUE(writer.ok());
+  auto listed = find_device(loop.path());
+  ASSERT_TRUE(listed);
+  EXPECT_TRUE(listed->is_protected);
+  std::string want = fmt::format("is open for writing by pid {}", writer.pid());
+  EXPECT_TRUE(std::any_of(listed->protection_reasons.begin(), listed->protection_reasons.end(),
+                          [&](const std::string& r) { return r.starts_with(want); }))
+      << (listed->protection_reasons.empty() ? "no reason" : listed->protection_reasons.front());
+  std::string before = test::device_bytes(loop.path());
+  auto r = diskvet_randwrite(loop.path(), {loop.path()});
+  EXPECT_EQ(r.exit_code, 2) << r.output;
+  EXPECT_NE(r.output.find(want), std::string::npos) << r.output;
+  EXPECT_TRUE(test::device_bytes(loop.path()) == before) << loop.path() << " was written";
+}
+
+// Runs `body` in a child process where an exclusive device open (O_EXCL without O_CREAT, the
+// block-device claim; open and openat) kills the process with SIGSYS (seccomp, inherited by
+// every program it starts). Returns the child's wait status.
+int run_where_exclusive_opens_kill(const std::function<int()>& body) {
+  pid_t pid = ::fork();
+  if (pid != 0) {
+    int status = 0;
+    if (pid < 0 || ::waitpid(pid, &status, 0) != pid) return -1;
+    return status;
+  }
+  constexpr uint32_t kArgs = offsetof(struct seccomp_data, args);
+  struct sock_filter filter[] = {
+      BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, arch)),
+      BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, AUDIT_ARCH_X86_64, 0, 9),
+      BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, nr)),
+      BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, __NR_openat, 0, 2),
+      BPF_STMT(BPF_LD | BPF_W | BPF_ABS, kArgs + 2 * 8),  // openat's flags (low word)
+      BPF_STMT(BPF_JMP | BPF_JA, 2),
+      BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, __NR_open, 0, 4),
+      BPF_STMT(BPF_LD | BPF_W | BPF_ABS, kArgs + 1 * 8),  // open's flags
+      BPF_STMT(BPF_ALU | BPF_AND | BPF_K, O_EXCL | O_CREAT),
+      BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, O_EXCL, 0, 1),
+      BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_KILL_PROCESS),
+      BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
+  };
+  struct sock_fprog prog{static_cast<unsigned short>(sizeof filter / sizeof filter[0]), filter};
+  if (::prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0 || ::prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &prog) != 0) ::_exit(90);
+  ::_exit(body());
+}
+
+bool killed_by_sigsys(int status) { return WIFSIGNALED(status) && WTERMSIG(status) == SIGSYS; }
+
+// Issue 11, part 5: a program that opens a disk O_EXCL over and over (as mkfs, mdadm or a mount do
+// once) while diskvet lists devices and the TUI refreshes (the same discover() call): diskvet never
+// claims the disk. Proof that holds on a shared machine: all that looking runs where an exclusive
+// open would kill it (seccomp), so no EBUSY the helper sees can be diskvet's.
+TEST(Protection, LookingNeverMakesAnotherProgramsExclusiveOpenFail) {
+  SKIP_WITHOUT_LOOP_LAB();
+  LoopDevice loop(kLoopBytes);
+  ASSERT_TRUE(loop.ok());
+  // The filter works: an exclusive open under it is fatal.
+  int control = run_where_exclusive_opens_kill([&] {
+    int fd = ::open(loop.path().c_str(), O_RDONLY | O_EXCL | O_CLOEXEC);
+    return fd >= 0 ? 0 : 1;
+  });
+  ASSERT_TRUE(killed_by_sigsys(control)) << "the seccomp filter did not stop an O_EXCL open (status " << control << ")";
+
+  test::ExclusiveOpener opener(loop.path());
+  ASSERT_TRUE(opener.ok()) << "the helper could not open " << loop.path() << " O_EXCL";
+  int looked = run_where_exclusive_opens_kill([&] {
+    // The shell run_command starts says 128+SIGSYS for a diskvet the filter killed.
+    auto list_code = [](const std::string& args) {
+      int code = test::run_command(fmt::format("{} list{}", DISKVET_BINARY, args)).exit_code;
+      return code == 128 + SIGSYS || code == -1 ? 10 : code;
+    };
+    for (int i = 0; i < 15; ++i) {
+      if (int code = list_code(i % 2 ? " --json" : ""); code != 0) return code;
+      if (!discover()) return 20;  // what the TUI's refresh calls
+      if (int code = list_code(" --all --json"); code != 0) return code;
+    }
+    return 0;
+  });
+  auto counts = opener.stop();
+  EXPECT_TRUE(WIFEXITED(looked) && WEXITSTATUS(looked) == 0)
+      << (killed_by_sigsys(looked)                             ? "discover() opened a device O_EXCL while only looking"
+          : WIFEXITED(looked) && WEXITSTATUS(looked) == 10     ? "diskvet list opened a device O_EXCL while only looking"
+          : WIFEXITED(looked) && WEXITSTATUS(looked) == 20     ? "discover() failed"
+                                                               : "diskvet list failed")
+      << " (status " << looked << ")";
+  EXPECT_GT(counts.opens, 100u) << "the helper barely ran; the test proves nothing";
+  if (counts.busy > 0) {
+    // Not diskvet's (the filter above would have killed it): another program on this machine.
+    std::cout << "note: the helper's O_EXCL open failed with EBUSY " << counts.busy << " times in " << counts.opens
+              << ", none of them diskvet's; holding it right after: " << (counts.holders[0] ? counts.holders : "nobody seen")
+              << "\n";
+  }
+  // The gate still refuses a device someone else holds O_EXCL, whatever the consent.
+  ExclusiveHolder holder(loop.path());
+  ASSERT_TRUE(holder.ok());
+  expect_refused_whatever_the_consent(loop, "held open exclusively");
+}
+
+// Issue 11, part 3: a diskvet stick (GPT, a DISKVET FAT partition carrying the per-build marker, as
+// image/build.sh makes it) is the boot medium when nothing of it is mounted: no consent writes it,
+// the refusal says why, and listing says so without mounting it.
+TEST(Protection, RefusesAnUnmountedStickCarryingTheMediumMarker) {
+  SKIP_WITHOUT_LOOP_LAB();
+  SKIP_WITHOUT("sfdisk", "fdisk");
+  SKIP_WITHOUT("mcopy", "mtools");
+  std::string fat = fmt::format("/dev/shm/diskvet-devices-fat-{}.img", ::getpid());
+  // Partition 1 (1 MiB..17 MiB) is the DISKVET FAT, made and filled apart, then copied in place.
+  std::string prepare = fmt::format(
+      "sh -c 'printf \"label: gpt\\nstart=2048,size=32768\\n\" | sfdisk -q \"$0\" && "
+      "truncate -s 16M {0} && MTOOLS_SKIP_CHECK=1 mformat -i {0} -v DISKVET -N 0123abcd :: && "
+      "printf \"0123abcd4567ef89\\n\" > {0}.id && MTOOLS_SKIP_CHECK=1 mcopy -i {0} {0}.id ::/diskvet-medium-id && "
+      "dd if={0} of=\"$0\" bs=1M seek=1 conv=notrunc status=none; rc=$?; rm -f {0} {0}.id; exit $rc'",
+      fat);
+  LoopDevice loop(kLoopBytes, prepare, "-P");
+  ASSERT_TRUE(loop.ok());
+  ASSERT_FALSE(loop.first_partition().empty()) << "no partition node appeared for " << loop.path();
+  auto listed = find_device(loop.path());
+  ASSERT_TRUE(listed) << listed.error().message();
+  EXPECT_TRUE(listed->is_protected);
+  EXPECT_FALSE(listed->protection_overridable) << "a serial or WWN consent could have written the boot stick";
+  std::string why = "holds the boot medium (diskvet medium marker 0123abcd4567ef89 on partition " + loop.name() + "p1)";
+  EXPECT_NE(std::find(listed->protection_reasons.begin(), listed->protection_reasons.end(), why),
+            listed->protection_reasons.end())
+      << fmt::format("{}", fmt::join(listed->protection_reasons, " | "));
+  expect_refused_whatever_the_consent(loop, why);
 }
 
 TEST(Protection, FollowsASymlinkedNodeToTheDiskItNames) {
