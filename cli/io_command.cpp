@@ -38,6 +38,7 @@ struct IoOptions {
   std::string cpus_allowed;
   std::string cpus_policy = "shared";
   std::string spin = "0";
+  std::string io_timeout = "30s";
   uint32_t batch_submit = 1;
   std::vector<std::string> destroy;
   bool json = false;
@@ -118,6 +119,10 @@ Result<Workload> to_workload(const IoOptions& o) {
   // Checked before the conversion: 4295s in microseconds wraps a 32-bit counter to 32704us.
   if (*spin > 1) return usage_error("--spin", fmt::format("{} is more than a second", o.spin), "e.g. 50us");
   w.spin_us = static_cast<uint32_t>(*spin * 1e6 + 0.5);
+  auto io_timeout = parse_duration_s(o.io_timeout);
+  if (!io_timeout) return usage_error("--io-timeout", fmt::format("'{}' is not a duration", o.io_timeout), "e.g. 30s");
+  w.io_timeout_s = *io_timeout;
+  w.io_grace_s = *io_timeout;  // given up on after twice the timeout, as in suites by default
   return w;
 }
 
@@ -161,7 +166,7 @@ int run_io(const IoOptions& o) {
     std::fputs(render_text(*m, name).c_str(), stdout);
   }
   if (m->io_errors) return 3;
-  if (m->interrupted) return 3;
+  if (m->interrupted || m->abandoned) return 3;
   return 0;
 }
 
@@ -204,6 +209,9 @@ Action register_io(CLI::App& app) {
                  "shared: every job on any of those CPUs; split: job i pinned to the i-th")
       ->capture_default_str();
   io->add_option("--spin", o->spin, "io_uring: poll completions this long before sleeping (e.g. 20us; 0: sleep at once)")
+      ->capture_default_str();
+  io->add_option("--io-timeout,--io_timeout", o->io_timeout,
+                 "An I/O out longer is a stall (reported); one out twice as long is given up on and the run ends (exit 3)")
       ->capture_default_str();
   io->add_option("--destroy-data", o->destroy, "Consent to overwrite: serial, WWN, /dev path or all-unprotected");
   io->add_flag("--json", o->json, "fio-compatible JSON on stdout");

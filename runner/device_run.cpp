@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <filesystem>
 
 #include "common/units.hpp"
 #include "devices/health.hpp"
@@ -179,15 +180,20 @@ DeviceResult run_device(DevicePlan& d, const suites::Suite& suite, const RunOpti
   const std::string no_limits_reason = opt.measurement_only ? "measurement only (--profile none)"
                                        : profile            ? fmt::format("profile {} sets no limits for this test", profile->name)
                                                             : "no profile: " + d.profile_reason;
+  // The kernel's lines about this device from here on (its own name, its controller, its ATA link).
+  std::error_code ec;
+  const std::string sysfs = d.device.name.empty() ? "" : std::filesystem::canonical("/sys/block/" + d.device.name, ec).string();
+  KernelLogWatch kernel_log(kernel_names(d.device.name.empty() ? std::filesystem::path(dev).filename().string() : d.device.name,
+                                         d.device.nvme_controller, sysfs));
   RunMonitor monitor(suite.monitor, hooks, d.device, profile);
   const std::optional<CpuTimes> host_cpu_before = read_host_cpu();
   std::vector<Rollup> test_rollups;
   for (const auto& spec : suite.tests) {
-    if (stopped()) break;
+    if (stopped() || res.watchdog.abandoned) break;
     TestRecord t;
     t.id = spec.id;
     t.description = spec.description;
-    for (size_t i = 0; i < spec.workloads.size() && !stopped(); ++i) {
+    for (size_t i = 0; i < spec.workloads.size() && !stopped() && !res.watchdog.abandoned; ++i) {
       if (writes(spec.workloads[i].rw) && !writable) {
         WorkloadRecord r;
         r.workload = spec.workloads[i];
@@ -195,10 +201,13 @@ DeviceResult run_device(DevicePlan& d, const suites::Suite& suite, const RunOpti
         t.workloads.push_back(std::move(r));
         continue;
       }
-      WorkloadContext c{target, region, suite, spec, i, d.rate_cap_iops, opt.duration_s, ev, dev, opt.stop, verify ? &*verify : nullptr};
+      WorkloadContext c{target, region, suite, spec, i, d.rate_cap_iops, opt.duration_s, ev, dev, opt.stop, verify ? &*verify : nullptr, &res.watchdog};
       monitor.workload_starting();
       WorkloadRecord r = run_test_workload(c);
       monitor.workload_done(spec.id, r);
+      if (r.result.stall_count)
+        ev.on_log(LogLevel::error, dev, fmt::format("{}: {} I/O{} past io_timeout{}", spec.id, r.result.stall_count, r.result.stall_count == 1 ? "" : "s",
+                                                    r.result.abandoned ? ", one never came back: the device's run stops" : ""));
       if (!r.error.empty()) ev.on_log(LogLevel::error, dev, fmt::format("{}: {}", spec.id, r.error));
       res.facts.io_errors += r.result.io_errors;
       if (r.result.io_errors) {
@@ -248,6 +257,9 @@ DeviceResult run_device(DevicePlan& d, const suites::Suite& suite, const RunOpti
 
   ev.on_phase(PhaseEvent{dev, Phase::health_after, "", -1, ""});
   monitor.finish(res);
+  res.kernel_log = kernel_log.finish();
+  for (auto& p : watchdog_problems(res.watchdog, profile ? profile->burnin.max_stalls : std::nullopt, res.kernel_log))
+    res.facts.run_problems.push_back(std::move(p));
   if (auto after = read_host_cpu(); after && host_cpu_before) res.host_cpu_busy_pct = busy_pct(*host_cpu_before, *after);
   for (const auto& p : res.facts.run_problems) ev.on_log(LogLevel::error, dev, p);
   if (hooks.read_health) res.health_after = hooks.read_health(d.device);
@@ -261,10 +273,10 @@ DeviceResult run_device(DevicePlan& d, const suites::Suite& suite, const RunOpti
       res.facts.health_problems.push_back(p + " (during the run)");
     }
   }
-  res.completed = !stopped() && res.tests.size() == suite.tests.size();
+  res.completed = !stopped() && !res.watchdog.abandoned && res.tests.size() == suite.tests.size();
   if (!res.completed) {
     res.facts.aborted = true;
-    res.facts.error = "interrupted";
+    res.facts.error = res.watchdog.abandoned ? res.watchdog.abandon_detail : "interrupted";
   }
   res.verdict = rollup_device(test_rollups, res.facts);
   res.finished = utc_now_iso8601();

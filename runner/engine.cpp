@@ -2,9 +2,13 @@
 #include "runner/engine.hpp"
 
 #include <fmt/format.h>
+#include <pthread.h>
+#include <signal.h>
 
 #include <algorithm>
 #include <latch>
+#include <memory>
+#include <mutex>
 #include <optional>
 #include <thread>
 
@@ -37,6 +41,7 @@ std::vector<JobPlan> plan_jobs(const Workload& w) {
     p.batch_submit = std::min(w.iodepth_batch_submit, p.depth);  // 0: with each wait
     p.io_limit_bytes = w.io_limit_bytes ? (w.io_limit_bytes + w.numjobs - 1) / w.numjobs : 0;
     p.seed = w.seed * 0x9e3779b97f4a7c15 + j + 1;
+    p.io_timeout_ns = static_cast<uint64_t>(w.io_timeout_s * 1e9);
     plans.push_back(p);
   }
   return plans;
@@ -46,6 +51,7 @@ namespace {
 
 struct JobSlot {
   JobPlan plan;
+  std::unique_ptr<SlotWatch[]> watch;  // the watchdog's view of the job's slots (live.watch)
   LiveCounters live;
   JobResult result;
   IntervalLatencyReader interval_lat;  // the sampler's: the job's histogram buckets seen last
@@ -59,14 +65,27 @@ void run_started(B& backend, JobSlot& slot, const Timeline& tl, const std::atomi
   // The verifier's buffers exist before the start line, so nothing is allocated once I/O runs.
   // Only backends that move data into buffers (not the null one) can verify.
   constexpr bool can_verify = requires { backend.buffer(0u); };
-  std::optional<BlockVerifier> verifier;
-  if (can_verify && verify) verifier.emplace(*verify, slot.plan.depth, 0);
+  std::unique_ptr<BlockVerifier> verifier;
+  if (can_verify && verify) verifier = std::make_unique<BlockVerifier>(*verify, slot.plan.depth, 0);
   while (go.load(std::memory_order_acquire) == 0) std::this_thread::yield();
   SystemClock().sleep_until_ns(tl.start_ns);
   if constexpr (can_verify) {
-    if (verifier) return run_job(backend, slot.plan, tl, stop, slot.live, slot.result, *verifier);
+    if (verifier) {
+      run_job(backend, slot.plan, tl, stop, slot.live, slot.result, *verifier);
+      // An abandoned job may wake long after the device's run ended and its verification state
+      // is gone: the verifier (whose destructor reads that state) is left alone.
+      if (slot.result.abandoned) static_cast<void>(verifier.release());
+      return;
+    }
   }
   run_job(backend, slot.plan, tl, stop, slot.live, slot.result);
+}
+
+// A job abandoned with I/Os out leaves its backend behind: the kernel may still write into its
+// buffers, so they are never freed or reused (a deliberate leak, once per abandoned job).
+template <typename B>
+void leave_behind_if_abandoned(std::unique_ptr<B>& backend, const JobSlot& slot) {
+  if (slot.result.abandoned) static_cast<void>(backend.release());
 }
 
 // Body of one job thread: set up its backend, report ready, wait for the common start, run.
@@ -88,20 +107,26 @@ void job_thread(JobSlot& slot, const Workload& w, const Target& target, const Ti
     run_started(backend, slot, tl, go, stop, nullptr);
     return;
   }
-  auto fd = target.reopen();
-  if (!fd) return fail(fd.error());
+  auto fd = std::make_unique<Result<UniqueFd>>(target.reopen());
+  if (!*fd) return fail(fd->error());
   if (w.engine == BackendKind::psync) {
-    auto backend = PsyncBackend::create(fd->get(), slot.plan.depth, w.bs_bytes, slot.plan.seed);
-    if (!backend) return fail(backend.error());
+    auto created = PsyncBackend::create((*fd)->get(), slot.plan.depth, w.bs_bytes, slot.plan.seed);
+    if (!created) return fail(created.error());
+    auto backend = std::make_unique<PsyncBackend>(std::move(*created));
     ready.count_down();
     run_started(*backend, slot, tl, go, stop, verify);
+    leave_behind_if_abandoned(backend, slot);
+    if (slot.result.abandoned) static_cast<void>(fd.release());
     return;
   }
-  auto backend = UringBackend::create(fd->get(), slot.plan.depth, w.bs_bytes, slot.plan.seed, uint64_t{w.spin_us} * 1000);
-  if (!backend) return fail(backend.error());
+  auto created = UringBackend::create((*fd)->get(), slot.plan.depth, w.bs_bytes, slot.plan.seed, uint64_t{w.spin_us} * 1000);
+  if (!created) return fail(created.error());
+  auto backend = std::make_unique<UringBackend>(std::move(*created));
   slot.uring_flags = backend->setup_flags();
   ready.count_down();
   run_started(*backend, slot, tl, go, stop, verify);
+  leave_behind_if_abandoned(backend, slot);
+  if (slot.result.abandoned) static_cast<void>(fd.release());
 }
 
 // Totals of what all jobs have published so far.
@@ -141,6 +166,65 @@ bool all_done(const std::vector<std::unique_ptr<JobSlot>>& jobs) {
   return true;
 }
 
+// What one run's job threads share once started (see run_workload).
+struct EngineRun {
+  explicit EngineRun(const Workload& wl) : w(wl) {}
+  Workload w;
+  std::vector<std::unique_ptr<JobSlot>> jobs;
+  Timeline tl;
+  std::atomic<bool> stop{false};
+  std::atomic<uint64_t> go{0};
+  std::optional<std::latch> ready;
+};
+
+// The signal that wakes an abandoned job out of io_uring_enter (which then returns EINTR): SIGURG,
+// ignored by default and used by nothing else in diskvet, given a handler that does nothing and no
+// SA_RESTART. Installed once per process.
+extern "C" void on_wake_signal(int) {}
+void install_wake_signal() {
+  static std::once_flag once;
+  std::call_once(once, [] {
+    struct sigaction sa {};
+    sa.sa_handler = on_wake_signal;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGURG, &sa, nullptr);
+  });
+}
+
+// One slot's I/O as the watchdog reads it; false when the slot is free or was refilled meanwhile.
+bool read_slot(const SlotWatch& s, uint64_t& submit_ns, uint64_t& offset_and_dir) {
+  submit_ns = s.submit_ns.load(std::memory_order_relaxed);
+  if (submit_ns == 0) return false;
+  offset_and_dir = s.offset_and_dir.load(std::memory_order_relaxed);
+  return s.submit_ns.load(std::memory_order_relaxed) == submit_ns;
+}
+
+// How long the oldest I/O still out has been out (0: none).
+uint64_t oldest_out_ns(const std::vector<std::unique_ptr<JobSlot>>& jobs, uint64_t now) {
+  uint64_t oldest = 0;
+  for (const auto& j : jobs)
+    for (uint32_t i = 0; i < j->plan.depth; ++i) {
+      uint64_t submit = j->watch[i].submit_ns.load(std::memory_order_relaxed);
+      if (submit && now > submit) oldest = std::max(oldest, now - submit);
+    }
+  return oldest;
+}
+
+// The I/Os out longer than timeout_ns now, oldest first, as stalls that have not completed.
+std::vector<Stall> overdue(const std::vector<std::unique_ptr<JobSlot>>& jobs, uint64_t now, uint64_t timeout_ns, uint64_t start_ns) {
+  std::vector<Stall> out;
+  for (const auto& j : jobs)
+    for (uint32_t i = 0; i < j->plan.depth; ++i) {
+      uint64_t submit = 0, where = 0;
+      if (!read_slot(j->watch[i], submit, where) || now <= submit || now - submit <= timeout_ns) continue;
+      out.push_back({(where & 1) ? Direction::write : Direction::read, where & ~uint64_t{1},
+                     submit > start_ns ? static_cast<double>(submit - start_ns) / 1e9 : 0, static_cast<double>(now - submit) / 1e9, false});
+    }
+  std::ranges::sort(out, {}, &Stall::submit_s);
+  if (out.size() > kMaxRecordedStalls) out.resize(kMaxRecordedStalls);
+  return out;
+}
+
 }  // namespace
 
 Result<Measurement> run_workload(const Workload& asked, const Target& target, RunControl control) {
@@ -161,20 +245,27 @@ Result<Measurement> run_workload(const Workload& asked, const Target& target, Ru
       return input_error("bs", "every verifying workload of a device must use the same block size and region", "give the verifying workloads one bs");
   }
 
-  std::vector<std::unique_ptr<JobSlot>> jobs;
+  // Everything a started job thread touches lives here, shared with the threads: a thread left
+  // behind on a hung device (the watchdog below) finds it intact whenever it wakes.
+  auto run = std::make_shared<EngineRun>(w);
+  std::vector<std::unique_ptr<JobSlot>>& jobs = run->jobs;
   for (const auto& p : plan_jobs(w)) {
     jobs.push_back(std::make_unique<JobSlot>());
     jobs.back()->plan = p;
+    jobs.back()->watch = std::make_unique<SlotWatch[]>(p.depth);
+    jobs.back()->live.watch = jobs.back()->watch.get();
   }
+  install_wake_signal();
   // The jobs stop when the caller says so or when setup fails; one flag they all poll.
-  std::atomic<bool> stop{false};
-  Timeline tl;
-  std::atomic<uint64_t> go{0};
-  std::latch ready(static_cast<std::ptrdiff_t>(jobs.size()));
+  std::atomic<bool>& stop = run->stop;
+  Timeline& tl = run->tl;
+  std::atomic<uint64_t>& go = run->go;
+  run->ready.emplace(static_cast<std::ptrdiff_t>(jobs.size()));
   std::vector<std::thread> threads;
   threads.reserve(jobs.size());
-  for (auto& j : jobs) threads.emplace_back(job_thread, std::ref(*j), std::cref(w), std::cref(target), std::cref(tl), std::ref(ready), std::cref(go), std::cref(stop), verify);
-  ready.wait();
+  for (auto& j : jobs)
+    threads.emplace_back([run, slot = j.get(), &target, verify] { job_thread(*slot, run->w, target, run->tl, *run->ready, run->go, run->stop, verify); });
+  run->ready->wait();
 
   std::optional<Error> setup_error;
   for (auto& j : jobs)
@@ -185,7 +276,7 @@ Result<Measurement> run_workload(const Workload& asked, const Target& target, Ru
   if (setup_error) stop.store(true);
   go.store(1, std::memory_order_release);
 
-  // Sampler: one interval sample per interval_s of the measured window.
+  // Sampler and watchdog: one interval sample per interval_s of the measured window.
   Measurement m;
   m.workload = w;
   SystemClock clock;
@@ -198,15 +289,38 @@ Result<Measurement> run_workload(const Workload& asked, const Target& target, Ru
     if (w.io_limit_bytes) return std::min(1.0, static_cast<double>(totals.bytes[0] + totals.bytes[1]) / static_cast<double>(w.io_limit_bytes));
     return std::min(1.0, static_cast<double>(t - tl.start_ns) / static_cast<double>(tl.end_ns - tl.start_ns));
   };
+  const uint64_t timeout_ns = static_cast<uint64_t>(w.io_timeout_s * 1e9);
+  const uint64_t deadline_ns = timeout_ns + static_cast<uint64_t>(w.io_grace_s * 1e9);
+  uint64_t abandoned_at = 0;
   while (!all_done(jobs)) {
-    // Wake at the next interval boundary, but look at the stop flag every 50 ms.
-    uint64_t wake = std::min<uint64_t>({next_t, tl.end_ns, now_ns() + 50'000'000});
+    // Wake at the next interval boundary, but look at the stop flag and the in-flight I/Os every 50 ms.
+    uint64_t soon = now_ns() + 50'000'000;
+    uint64_t wake = std::min<uint64_t>({next_t, tl.end_ns > now_ns() ? tl.end_ns : soon, soon});
     clock.sleep_until_ns(wake);
     if (caller_stop.load(std::memory_order_relaxed) && !stop.load()) {
       stop.store(true);
       interrupted = true;
     }
     uint64_t t = now_ns();
+    if (abandoned_at == 0 && oldest_out_ns(jobs, t) > deadline_ns) {
+      // The watchdog's hard deadline: the I/Os past io_timeout are recorded as they stand, and every
+      // job is told to leave, woken from its wait (io_uring_enter returns EINTR on the signal).
+      abandoned_at = t;
+      m.stalls = overdue(jobs, t, timeout_ns, tl.start_ns);
+      m.stall_count = m.stalls.size();
+      m.abandoned = true;
+      stop.store(true);
+      for (auto& j : jobs) j->live.abandon.store(true, std::memory_order_relaxed);
+    }
+    if (abandoned_at) {
+      // Signal until every job has left; one in an uninterruptible wait (psync's pread on a hung
+      // device) is left behind after a second: it holds the shared run state, and exits when the
+      // kernel finally answers.
+      for (size_t i = 0; i < jobs.size(); ++i)
+        if (!jobs[i]->live.done.load(std::memory_order_acquire)) pthread_kill(threads[i].native_handle(), SIGURG);
+      if (t - abandoned_at > 1'000'000'000) break;
+      continue;
+    }
     if (t > tl.ramp_end_ns && t <= tl.end_ns) {
       // Little's law from what the device holds, not from IOPS x latency alone.
       uint64_t held = 0;
@@ -226,19 +340,30 @@ Result<Measurement> run_workload(const Workload& asked, const Target& target, Ru
       while (next_t <= t) next_t += interval_ns;
     }
   }
-  for (auto& t : threads) t.join();
+  // Jobs that left are joined; only an abandoned run can have one still out, and it is detached.
+  std::vector<bool> joined(jobs.size(), false);
+  for (size_t i = 0; i < jobs.size(); ++i) {
+    if (jobs[i]->live.done.load(std::memory_order_acquire)) {
+      threads[i].join();
+      joined[i] = true;
+    } else {
+      threads[i].detach();
+    }
+  }
   if (setup_error) return *setup_error;
 
   // The final, usually partial, interval up to the end of the window.
   uint64_t last_finish = tl.ramp_end_ns;
   bool limited = true;
-  for (const auto& j : jobs) {
+  for (size_t i = 0; i < jobs.size(); ++i) {
+    if (!joined[i]) continue;
+    const auto& j = jobs[i];
     last_finish = std::max(last_finish, j->result.finish_ns);
     limited = limited && j->result.io_limit_reached;
   }
   uint64_t window_end = std::min(tl.end_ns, last_finish);
   IntervalSample totals = snapshot(jobs);
-  IntervalLatencyTotals last_lat = interval_latency(jobs);
+  IntervalLatencyTotals last_lat = abandoned_at ? IntervalLatencyTotals{} : interval_latency(jobs);
   if ((window_end > prev_t && (totals.ios[0] + totals.ios[1]) > (prev.ios[0] + prev.ios[1])) || last_lat.count()) {
     IntervalSample s = difference(totals, prev, static_cast<double>(prev_t - tl.ramp_end_ns) / 1e9,
                                   window_end > prev_t ? static_cast<double>(window_end - prev_t) / 1e9 : 0);
@@ -247,8 +372,16 @@ Result<Measurement> run_workload(const Workload& asked, const Target& target, Ru
     if (control.observer) control.observer->on_interval(s, 1.0);
   }
 
-  for (const auto& j : jobs) {
-    const JobResult& r = j->result;
+  if (abandoned_at) window_end = std::min(window_end, abandoned_at);
+  for (size_t i = 0; i < jobs.size(); ++i) {
+    if (!joined[i]) continue;  // still out on the device: its counts stay with it
+    const JobResult& r = jobs[i]->result;
+    if (!m.abandoned) {
+      // Stalls the jobs saw complete (an abandoned run keeps the watchdog's list of those still out).
+      m.stall_count += r.stall_count;
+      for (const auto& st : r.stalls)
+        if (m.stalls.size() < kMaxRecordedStalls) m.stalls.push_back(st);
+    }
     for (size_t d = 0; d < kDirections; ++d) m.dir[d].merge(r.dir[d]);
     m.usr_cpu_s += r.usr_cpu_s;
     m.sys_cpu_s += r.sys_cpu_s;
@@ -257,7 +390,7 @@ Result<Measurement> run_workload(const Workload& asked, const Target& target, Ru
     m.io_errors += r.errors;
     for (const auto& e : r.first_errors)
       if (m.first_errors.size() < 8) m.first_errors.push_back(e);
-    m.uring_setup_flags = j->uring_flags;
+    m.uring_setup_flags = jobs[i]->uring_flags;
     m.job_cpus.push_back(r.cpu);
     m.verify.merge(r.verify);
   }

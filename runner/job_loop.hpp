@@ -30,6 +30,7 @@ struct JobPlan {
   uint32_t batch_submit = 0;        // stage this many, then submit (fio's iodepth_batch_submit); 0: with the wait
   uint64_t io_limit_bytes = 0;  // this job's share; 0 = none
   uint64_t seed = 1;
+  uint64_t io_timeout_ns = 30'000'000'000;  // an I/O out longer is a stall (Workload::io_timeout_s)
 };
 
 // The run's shared timeline, fixed before the jobs start.
@@ -37,6 +38,15 @@ struct Timeline {
   uint64_t start_ns = 0;
   uint64_t ramp_end_ns = 0;  // completions from here on are counted
   uint64_t end_ns = 0;       // no new I/O is issued from here on; later completions are not counted
+};
+
+// One slot as the watchdog (the engine's sampler thread) sees it: when the I/O in it was submitted
+// (0: the slot is free) and where it went. Relaxed stores by the job, a plain mov each on x86: no
+// syscall, lock or allocation per I/O. The sampler reads the stamp, the place, then the stamp again,
+// and trusts the place only when both stamps agree.
+struct SlotWatch {
+  std::atomic<uint64_t> submit_ns{0};
+  std::atomic<uint64_t> offset_and_dir{0};  // offset | 1 for a write (offsets are sector-aligned)
 };
 
 // Cumulative counts a job publishes for the interval sampler and live views: single writer,
@@ -49,6 +59,11 @@ struct alignas(64) LiveCounters {
   // Submitted minus completed, stored by the job where it already counts them (relaxed, no syscall);
   // the sampler sums it across jobs for Little's law and the watchdog.
   std::atomic<uint32_t> inflight{0};
+  // The watchdog's view of the job's slots (engine-owned, one per slot, sized before the job
+  // starts; null: not watched). Set by the engine when an I/O is past its hard deadline: the job
+  // leaves at its next wake-up with that I/O still out, touching nothing the caller owns.
+  SlotWatch* watch = nullptr;
+  std::atomic<bool> abandon{false};
 };
 
 struct JobResult {
@@ -63,6 +78,9 @@ struct JobResult {
   int cpu = -1;  // where the job thread was when it finished (sched_getcpu)
   bool io_limit_reached = false;
   VerifySummary verify;
+  std::vector<Stall> stalls;  // the first few I/Os that completed later than io_timeout
+  uint64_t stall_count = 0;
+  bool abandoned = false;     // left with I/Os still out (the engine's hard deadline)
 };
 
 inline double thread_cpu_s(bool user) {
@@ -88,6 +106,8 @@ void run_job(B& backend, const JobPlan& plan, const Timeline& tl, const std::ato
   uint32_t free_count = depth;
   constexpr size_t kMaxRecordedErrors = 8;
   out.first_errors.reserve(kMaxRecordedErrors);
+  out.stalls.reserve(kMaxRecordedStalls);
+  SlotWatch* const watch = live.watch;
 
   Rng rng(plan.seed);
   const bool random = is_random(plan.rw);
@@ -147,6 +167,10 @@ void run_job(B& backend, const JobPlan& plan, const Timeline& tl, const std::ato
         if (d == Direction::write) verifier.prepare_write(s, backend.buffer(s));
       }
       slots[s] = {t, off, d};
+      if (watch) {
+        watch[s].offset_and_dir.store(off | (d == Direction::write ? 1u : 0u), std::memory_order_relaxed);
+        watch[s].submit_ns.store(t, std::memory_order_relaxed);
+      }
       backend.stage(s, d, off, plan.bs_bytes);
       // Backends with a separate submit (io_uring) hand each batch to the device at once, so the
       // device is fed while the rest of the reaped slots are refilled (fio's order, and on a loop
@@ -172,6 +196,11 @@ void run_job(B& backend, const JobPlan& plan, const Timeline& tl, const std::ato
     }
     staged = 0;
     int rc = backend.submit_and_wait(1);
+    if (live.abandon.load(std::memory_order_relaxed)) [[unlikely]] {
+      // Past the hard deadline: leave with I/Os out; whatever completes later is never looked at.
+      out.abandoned = true;
+      break;
+    }
     if (rc < 0 && rc != -EINTR && rc != -EAGAIN && rc != -EBUSY) [[unlikely]] {
       ++out.errors;
       if (out.first_errors.size() < kMaxRecordedErrors) out.first_errors.push_back({fixed_dir, 0, -rc, rc});
@@ -183,6 +212,13 @@ void run_job(B& backend, const JobPlan& plan, const Timeline& tl, const std::ato
       const Slot& sl = slots[c.slot];
       free_slots[free_count++] = c.slot;
       --inflight;
+      if (watch) watch[c.slot].submit_ns.store(0, std::memory_order_relaxed);
+      if (t - sl.submit_ns > plan.io_timeout_ns) [[unlikely]] {
+        ++out.stall_count;
+        if (out.stalls.size() < kMaxRecordedStalls)
+          out.stalls.push_back({sl.dir, sl.offset, static_cast<double>(sl.submit_ns - tl.start_ns) / 1e9,
+                                static_cast<double>(t - sl.submit_ns) / 1e9, true});
+      }
       if constexpr (V::enabled)
         verifier.complete(c.slot, sl.dir, c.res == static_cast<int32_t>(plan.bs_bytes), backend.buffer(c.slot), t, t - sl.submit_ns);
       if (c.res != static_cast<int32_t>(plan.bs_bytes)) [[unlikely]] {
@@ -222,7 +258,8 @@ void run_job(B& backend, const JobPlan& plan, const Timeline& tl, const std::ato
   out.issued = issued;
   out.syscalls = backend.syscalls();
   out.io_limit_reached = limit_ios && issued >= limit_ios;
-  if constexpr (V::enabled) out.verify = verifier.summary();
+  if constexpr (V::enabled)
+    if (!out.abandoned) out.verify = verifier.summary();
   live.inflight.store(0, std::memory_order_relaxed);
   live.done.store(true, std::memory_order_release);
 }

@@ -69,6 +69,16 @@ struct IoError {
   int32_t result = 0;   // what the kernel returned
 };
 
+// An I/O out longer than the workload's io_timeout_s (DESIGN.md "Engine": every I/O has a deadline).
+struct Stall {
+  Direction dir = Direction::read;
+  uint64_t offset_bytes = 0;
+  double submit_s = 0;      // when it was submitted, from the workload's start (ramp included)
+  double out_s = 0;         // how long it was out: until it completed, or until the run gave up on it
+  bool completed = true;    // false: still out when its job was abandoned
+};
+inline constexpr size_t kMaxRecordedStalls = 8;
+
 struct Measurement {
   Workload workload;
   std::array<DirectionResult, kDirections> dir;
@@ -92,6 +102,11 @@ struct Measurement {
   unsigned uring_setup_flags = 0;
   std::vector<int> job_cpus;          // per job, the CPU it finished on (-1: unknown)
   VerifySummary verify;               // enabled only for verifying workloads
+  std::vector<Stall> stalls;          // the first few, completed or not
+  uint64_t stall_count = 0;           // every I/O past io_timeout_s
+  // An I/O stayed out past io_timeout_s + io_grace_s: the jobs holding one were left behind (their
+  // counts are missing here) and the device's run must not go on.
+  bool abandoned = false;
 
   const DirectionResult& of(Direction d) const { return dir[size_t(d)]; }
   uint64_t total_ios() const { return dir[0].ios + dir[1].ios; }

@@ -75,6 +75,16 @@ void tag_invoke(json::value_from_tag, json::value& v, const IntervalSample& s) {
   v = std::move(o);
 }
 
+void tag_invoke(json::value_from_tag, json::value& v, const Stall& s) {
+  json::object o;
+  o["direction"] = to_string(s.dir);
+  o["offset"] = s.offset_bytes;
+  o["submit_s"] = s.submit_s;
+  o["out_s"] = s.out_s;
+  o["completed"] = s.completed;
+  v = std::move(o);
+}
+
 json::object job_json(const Measurement& m, std::string_view jobname, std::string_view filename) {
   const Workload& w = m.workload;
   json::object job;
@@ -99,6 +109,8 @@ json::object job_json(const Measurement& m, std::string_view jobname, std::strin
   }
   if (w.spin_us) opts["spin_us"] = w.spin_us;
   opts["iodepth_batch_submit"] = w.iodepth_batch_submit;
+  opts["io_timeout_s"] = w.io_timeout_s;
+  opts["io_grace_s"] = w.io_grace_s;
   job["job options"] = std::move(opts);
   job["read"] = direction_json(m, Direction::read);
   job["write"] = direction_json(m, Direction::write);
@@ -122,6 +134,9 @@ json::object job_json(const Measurement& m, std::string_view jobname, std::strin
     errs.push_back(std::move(x));
   }
   job["first_errors"] = std::move(errs);
+  job["stall_count"] = m.stall_count;
+  job["stalls"] = json::value_from(m.stalls);
+  job["abandoned"] = m.abandoned;
   job["interrupted"] = m.interrupted;
   job["interval_s"] = w.interval_s;
   job["intervals"] = json::value_from(m.intervals.samples());

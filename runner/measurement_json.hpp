@@ -24,5 +24,6 @@ boost::json::object job_json(const Measurement& m, std::string_view jobname, std
 boost::json::object io_document(const Measurement& m, std::string_view filename);
 
 void tag_invoke(boost::json::value_from_tag, boost::json::value& v, const IntervalSample& s);
+void tag_invoke(boost::json::value_from_tag, boost::json::value& v, const Stall& s);
 
 }  // namespace diskvet::runner

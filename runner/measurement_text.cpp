@@ -54,6 +54,13 @@ std::string render_text(const Measurement& m, const std::string& filename) {
     }
     out += "\n";
   }
+  if (m.stall_count) {
+    out += fmt::format("  STALLS: {} I/O{} out longer than the {} s io_timeout{}\n", m.stall_count, m.stall_count == 1 ? "" : "s",
+                       m.workload.io_timeout_s, m.abandoned ? "; the run gave up on them (ABANDONED)" : "");
+    for (const auto& st : m.stalls)
+      out += fmt::format("    {} at offset {} submitted at {:.3f} s, out {:.3f} s{}\n", to_string(st.dir), st.offset_bytes, st.submit_s, st.out_s,
+                         st.completed ? "" : " and still out");
+  }
   return out;
 }
 

@@ -139,6 +139,14 @@ std::string render_report_html(const json::object& r, bool seal_ok) {
     for (const auto& o : arr(dev, "outliers"))
       h += fmt::format("<li class=\"FAIL\">outlier: {} {} = {:.4g}, median {:.4g} ({:.0f}% worse)</li>", html_escape(str(o, "test")),
                        html_escape(str(o, "metric")), num(o, "value"), num(o, "median"), num(o, "worse_pct"));
+    const json::value& wd = obj(dev, "watchdog");
+    for (const auto& s : arr(wd, "stalls"))
+      h += fmt::format("<li class=\"FAIL\">stall: {} at LBA {} in {}: out {:.2f} s{} from {:.2f} s</li>", html_escape(str(s, "direction")), num(s, "lba"),
+                       html_escape(str(s, "test")), num(s, "out_s"), flag(s, "completed") ? "" : " and never completed", num(s, "submit_s"));
+    const json::value& klog = obj(dev, "kernel_log");
+    if (!str(klog, "note").empty()) h += "<li>kernel log: " + html_escape(str(klog, "note")) + "</li>";
+    for (const auto& l : arr(klog, "lines"))
+      h += fmt::format("<li>kernel [{:.6f}] {}: <code>{}</code></li>", num(l, "kernel_s"), html_escape(str(l, "kind")), html_escape(str(l, "text")));
     h += "</ul><table><tr><th>test</th><th>metric</th><th>expected</th><th>measured</th><th>margin</th><th>verdict</th><th>reason</th></tr>";
     for (const auto& t : arr(dev, "tests"))
       for (const auto& v : arr(t, "verdicts"))

@@ -175,6 +175,8 @@ json::object device_json(const DeviceResult& d) {
                                 {"thermal_transitions", e.thermal_transitions ? json::value(*e.thermal_transitions) : json::value(nullptr)}});
   }
   o["slowdowns"] = std::move(slow);
+  o["watchdog"] = watchdog_json(d.watchdog);
+  o["kernel_log"] = kernel_log_json(d.kernel_log);
   o["verdict"] = to_string(d.verdict.status);
   o["reasons"] = strings(d.verdict.reasons);
   json::array outliers;

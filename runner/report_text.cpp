@@ -75,6 +75,22 @@ void burnin_lines(std::string& out, const json::value& dev) {
     out += fmt::format("  cpu: jobs {:.1f} s, host {:.0f}% busy\n", num(cpu, "job_cpu_s"), num(cpu, "host_busy_pct"));
 }
 
+// Stalled I/Os and the kernel's lines about the device.
+void watchdog_lines(std::string& out, const json::value& dev) {
+  const json::value& w = obj(dev, "watchdog");
+  if (num(w, "stall_count") > 0)
+    out += fmt::format("  STALLS: {} I/O(s) out longer than io_timeout {} s{}\n", num(w, "stall_count"), num(w, "io_timeout_s"),
+                       flag(w, "abandoned") ? "; the run gave up on the device (ABANDONED)" : "");
+  for (const auto& s : arr(w, "stalls"))
+    out += fmt::format("    {} at LBA {} in {}: out {:.2f} s{} from {:.2f} s\n", str(s, "direction"), num(s, "lba"), str(s, "test"), num(s, "out_s"),
+                       flag(s, "completed") ? "" : " and never completed", num(s, "submit_s"));
+  const json::value& k = obj(dev, "kernel_log");
+  if (!str(k, "note").empty()) out += "  kernel log: " + str(k, "note") + "\n";
+  for (const auto& l : arr(k, "lines"))
+    out += fmt::format("  kernel [{:>10.6f}] {}: {}\n", num(l, "kernel_s"), str(l, "kind"), str(l, "text"));
+  if (num(k, "dropped") > 0) out += fmt::format("  kernel: {} more lines not kept\n", num(k, "dropped"));
+}
+
 }  // namespace
 
 std::string render_report_text(const json::object& r) {
@@ -156,6 +172,7 @@ std::string render_report_text(const json::object& r) {
       out += fmt::format("  OUTLIER: {} {}: {} vs median {} of {} devices ({:.0f}% worse)\n", str(o, "test"), str(o, "metric"), fmt_value(o, "value"),
                          fmt_value(o, "median"), num(o, "group_size"), num(o, "worse_pct"));
     burnin_lines(out, dev);
+    watchdog_lines(out, dev);
     out += fmt::format("  device verdict: {}\n", str(dev, "verdict"));
     for (const auto& reason : arr(dev, "reasons"))
       if (reason.is_string()) out += fmt::format("    - {}\n", std::string_view(reason.get_string()));

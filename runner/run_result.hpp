@@ -14,6 +14,7 @@
 #include "runner/steady_state.hpp"
 #include "runner/throttle.hpp"
 #include "runner/verdict.hpp"
+#include "runner/watchdog_findings.hpp"
 
 namespace diskvet::runner {
 
@@ -153,6 +154,8 @@ struct DeviceResult {
   std::vector<std::string> progress;  // per test how far it got: an interrupted run says where it stopped
   std::vector<HealthSample> health_series;  // polled during the run (suites with monitor.health_poll)
   std::vector<SlowdownRecord> slowdowns;
+  WatchdogRecord watchdog;                   // I/Os past io_timeout, and whether the run gave up on one
+  KernelLog kernel_log;                      // the kernel's lines about this device during its run
   double job_cpu_s = 0;                      // the device's job threads, every workload summed
   std::optional<double> host_cpu_busy_pct;   // all CPUs of the host over the device's run
 };

@@ -77,6 +77,9 @@ Result<Workload> validate(Workload w, uint64_t target_size, uint32_t lbs) {
   if (!(w.interval_s >= 0.01)) return usage_error("interval", "must be at least 10ms");
   if (w.spin_us > 1'000'000) return usage_error("--spin", fmt::format("{}us is more than a second", w.spin_us), "e.g. 50us");
   if (w.spin_us && w.engine != BackendKind::io_uring) return usage_error("--spin", "only the io_uring engine polls its completions", "drop --spin");
+  if (!(w.io_timeout_s >= 0.01) || !std::isfinite(w.io_timeout_s))
+    return usage_error("--io-timeout", "must be at least 10ms", "e.g. 30s, the Linux NVMe driver's own timeout");
+  if (!(w.io_grace_s >= 0) || !std::isfinite(w.io_grace_s)) return usage_error("io_grace", "must not be negative", "e.g. 30s");
   if (!w.cpus.empty()) {
     CpuSet now = CpuSet::allowed_now();
     for (uint32_t c : w.cpus.cpus)

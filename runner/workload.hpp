@@ -58,6 +58,12 @@ struct Workload {
   // Spares the wake-up (a cross-CPU one costs microseconds) from low-depth latency, at the price of
   // the job's CPU while it spins.
   uint32_t spin_us = 0;
+  // Every I/O has a deadline (DESIGN.md "Engine"). One out longer than io_timeout_s is a stall,
+  // recorded and judged (30 s: the Linux NVMe driver's own timeout, nvme_core.io_timeout). One out
+  // longer than io_timeout_s + io_grace_s is given up on: its job is abandoned and the run goes on
+  // without it (the grace leaves the kernel's own timeout, abort and reset time to finish it).
+  double io_timeout_s = 30;
+  double io_grace_s = 30;
 
   uint32_t read_pct() const;  // share of reads, 0..100, derived from rw and rwmixread_pct
 };

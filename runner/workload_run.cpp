@@ -31,10 +31,13 @@ Result<Measurement> run_step(const WorkloadContext& c, const Workload& w, Phase 
   control.verify = c.verify;
   auto m = run_workload(*valid, c.target, control);
   if (m && obs.interrupted()) m->interrupted = true;
+  if (m && c.watchdog) c.watchdog->add(c.test.id, *m, c.target.info().logical_block_size);
+  if (m && m->abandoned) m->interrupted = true;  // nothing more runs on this device
   return m;
 }
 
-bool stopped(const WorkloadContext& c) { return c.stop && c.stop->load(); }
+// Stopped by the caller, or the watchdog gave up on an I/O of this device.
+bool stopped(const WorkloadContext& c) { return (c.stop && c.stop->load()) || (c.watchdog && c.watchdog->abandoned); }
 
 // Cache warmup: 1 s intervals until the last `window` intervals are steady by the slope criterion.
 WarmupRecord warmup(const WorkloadContext& c, Workload w) {

@@ -27,6 +27,7 @@ struct WorkloadContext {
   std::string device;
   const std::atomic<bool>* stop = nullptr;
   VerifyState* verify = nullptr;       // the device's block generations, for verifying workloads
+  WatchdogRecord* watchdog = nullptr;  // every step's stalls, whatever the step (sweep, rounds, warmup)
 };
 
 // The workload of the test as it will run on this device (region, rate cap, duration override).

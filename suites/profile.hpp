@@ -35,6 +35,7 @@ struct ProfileMatch {
 struct BurninLimits {
   std::optional<double> max_slowdown_pct;  // a slowdown event dropping IOPS further than this FAILs
   std::optional<double> max_temp_c;        // a health poll hotter than this FAILs
+  std::optional<uint64_t> max_stalls;      // I/Os past io_timeout allowed (any suite); unset: none
 };
 
 struct Profile {

@@ -55,6 +55,11 @@ Result<Profile> parse_profile(std::string_view text, const std::string& file) {
     v = -1000;
     r.number("max_temp_c", v, -50, 200);
     if (v > -1000) p.burnin.max_temp_c = v;
+    if (b->contains("max_stalls")) {
+      uint64_t n = 0;
+      r.uint("max_stalls", n, 0, UINT32_MAX);
+      p.burnin.max_stalls = n;
+    }
     r.finish();
   }
   if (const json::object* limits = top.object("limits", true)) {

@@ -68,6 +68,8 @@ void read_workload_keys(StrictReader& r, Workload& w) {
   else if (!policy.empty()) r.fail("cpus_allowed_policy", fmt::format("'{}' is not a policy", policy), "use shared or split");
   double spin_s = w.spin_us / 1e6;
   r.duration("spin", spin_s, 0, 1);
+  r.duration("io_timeout", w.io_timeout_s, 0.01, 86400);
+  r.duration("io_grace", w.io_grace_s, 0, 86400);
   w.spin_us = static_cast<uint32_t>(spin_s * 1e6 + 0.5);
 }
 

@@ -56,6 +56,9 @@ vm_qemu_base() {
 vm_boot_kernel() {
   local limit=$1 append=$2; shift 2
   local rc=0
+  # An unattended run also gets a deadline inside the guest, short of the host's: a hung run ends
+  # with the guest's own word on the serial console instead of a killed QEMU.
+  case "$append" in *diskvet.poweroff=1*) case "$append" in *diskvet.deadline=*) ;; *) append="$append diskvet.deadline=$((limit - 20))" ;; esac ;; esac
   timeout -k 5 "$limit" $(vm_qemu_base) -kernel "$VM_IMAGE_DIR/vmlinuz" -initrd "$VM_IMAGE_DIR/initrd.img" \
     -append "console=ttyS0 panic=-1 $append" "$@" || rc=$?
   [ "$rc" -ne 124 ] || vm_fail "the guest did not power off within ${limit}s"

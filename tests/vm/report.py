@@ -156,6 +156,23 @@ def main(argv):
             if d.get("completed") is not True:
                 fail(f"device {d.get('serial')} did not complete: {d.get('progress')}")
         print(f"report complete: {len(report['devices'])} devices, each completed")
+    elif check == "stall":
+        serial, min_out_s = args[0], float(args[1])
+        w = run_device(report, serial).get("watchdog") or {}
+        stalls = w.get("stalls") or []
+        if not stalls or max(s.get("out_s", 0) for s in stalls) < min_out_s:
+            fail(f"drive {serial}: no stall out {min_out_s} s or longer: {w}")
+        for s in stalls:
+            if not isinstance(s.get("lba"), int) or not isinstance(s.get("offset_bytes"), int):
+                fail(f"drive {serial}: a stall without its LBA and offset: {s}")
+        print(f"drive {serial}: {w.get('stall_count')} stall(s), the longest out {max(s['out_s'] for s in stalls):.1f} s")
+    elif check == "kernel-line":
+        serial, kind = args[0], args[1]
+        k = run_device(report, serial).get("kernel_log") or {}
+        lines = [l for l in k.get("lines") or [] if l.get("kind") == kind]
+        if not lines:
+            fail(f"drive {serial}: no kernel line of kind {kind}: {k}")
+        print(f"drive {serial}: kernel says: {lines[0].get('text')}")
     elif check == "io-errors":
         serial = args[0]
         d = run_device(report, serial)

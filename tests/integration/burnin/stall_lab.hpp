@@ -1,0 +1,84 @@
+// The stall lab: a loop device (buffered) over a file served by stall_fs.py, a FUSE file system
+// that holds every request while a flag file exists, slows each by a set delay, or fails them. Everything it
+// makes (mount, daemon, loop device) is its own and is undone on destruction.
+#pragma once
+
+#include <signal.h>
+#include <sys/mount.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <string>
+#include <thread>
+
+namespace burnin_lab {
+
+class StallLoop {
+ public:
+  // valid() is false (why() says why) when this machine has no FUSE or no python3-fusepy.
+  StallLoop(const std::filesystem::path& dir, uint64_t size_bytes) : dir_(dir) {
+    namespace fs = std::filesystem;
+    if (!fs::exists("/dev/fuse")) { fail("no /dev/fuse on this machine"); return; }
+    if (std::system("/usr/bin/python3 -c 'import fusepy' 2>/dev/null") != 0) { fail("python3-fusepy is not installed"); return; }
+    fs::create_directories(dir_ / "root");
+    fs::create_directories(dir_ / "control");
+    fs::create_directories(dir_ / "mnt");
+    std::ofstream(dir_ / "root/disk.img").close();
+    fs::resize_file(dir_ / "root/disk.img", size_bytes);
+    daemon_ = fork();
+    if (daemon_ == 0) {
+      std::string log = (dir_ / "stall_fs.log").string();
+      std::freopen(log.c_str(), "w", stdout);
+      std::freopen(log.c_str(), "a", stderr);
+      execl("/usr/bin/python3", "python3", STALL_FS_SCRIPT, (dir_ / "root").c_str(), (dir_ / "control").c_str(), (dir_ / "mnt").c_str(),
+            static_cast<char*>(nullptr));
+      _exit(127);
+    }
+    for (int i = 0; i < 500 && !fs::exists(dir_ / "mnt/disk.img"); ++i) std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    if (!fs::exists(dir_ / "mnt/disk.img")) { fail("stall_fs.py did not mount (see " + (dir_ / "stall_fs.log").string() + ")"); return; }
+    std::string cmd = "losetup -f --show " + (dir_ / "mnt/disk.img").string();
+    FILE* p = popen(cmd.c_str(), "r");
+    char buf[64] = {};
+    if (p && std::fgets(buf, sizeof buf, p)) dev_ = buf;
+    if (p) pclose(p);
+    while (!dev_.empty() && (dev_.back() == '\n')) dev_.pop_back();
+    if (dev_.empty()) fail("losetup over the FUSE file failed");
+  }
+  ~StallLoop() {
+    release();
+    heal();
+    set_delay_ms(0);
+    if (!dev_.empty()) std::system(("losetup -d " + dev_).c_str());
+    if (daemon_ > 0) {
+      ::umount2((dir_ / "mnt").c_str(), MNT_DETACH);
+      kill(daemon_, SIGTERM);
+      waitpid(daemon_, nullptr, 0);
+    }
+  }
+  StallLoop(const StallLoop&) = delete;
+  StallLoop& operator=(const StallLoop&) = delete;
+
+  bool valid() const { return !dev_.empty(); }
+  const std::string& why() const { return why_; }
+  const std::string& path() const { return dev_; }
+  std::filesystem::path backing() const { return dir_ / "root/disk.img"; }  // the bytes, read behind the lab's back
+  // Every read and write waits from now until release().
+  void hold() const { std::ofstream(dir_ / "control/hold") << "held by the test\n"; }
+  void release() const { std::filesystem::remove(dir_ / "control/hold"); }
+  // Every read and write fails (EIO) from now until heal().
+  void fail_io() const { std::ofstream(dir_ / "control/fail") << "failed by the test\n"; }
+  void heal() const { std::filesystem::remove(dir_ / "control/fail"); }
+  void set_delay_ms(double ms) const { std::ofstream(dir_ / "control/delay_ms") << ms << "\n"; }
+
+ private:
+  void fail(std::string why) { why_ = std::move(why); }
+  std::filesystem::path dir_;
+  pid_t daemon_ = -1;
+  std::string dev_, why_;
+};
+
+}  // namespace burnin_lab

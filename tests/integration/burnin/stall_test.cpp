@@ -1,0 +1,163 @@
+// The per-I/O watchdog on real block devices: two loop devices run in parallel, one of them over the
+// stall lab's FUSE file system, which holds every request for a while mid-run. The held device FAILs
+// naming the stall (LBA, how long it was out); one held past the hard deadline is abandoned while
+// the hold lasts, and the run still ends and writes its report; the other device PASSes.
+#include <gtest/gtest.h>
+
+#include <atomic>
+
+#include "burnin_lab.hpp"
+#include "stall_lab.hpp"
+
+using namespace burnin_lab;
+
+namespace {
+
+// 4 KiB random writes, then reads, at QD4; the devices' limits are easy so the healthy one PASSes.
+std::string suite(const std::string& io_timeout, const std::string& io_grace) {
+  return R"({"name": "stall-it", "probe": {"enabled": false},
+    "defaults": {"bs": "4k", "iodepth": 4, "ramp": "0s", "interval": "0.5s", "io_timeout": ")" +
+         io_timeout + R"(", "io_grace": ")" + io_grace + R"("},
+    "tests": [
+      {"id": "randwrite", "workloads": [{"rw": "randwrite", "runtime": "8s"}]},
+      {"id": "randread", "workloads": [{"rw": "randread", "runtime": "2s"}]}
+    ]})";
+}
+const char* kProfile = R"({"name": "easy", "limits": {"randwrite": {"iops": {"min": 1}}, "randread": {"iops": {"min": 1}}}})";
+
+double seconds_since(std::chrono::steady_clock::time_point t) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t).count();
+}
+
+}  // namespace
+
+class Watchdog : public Lab {};
+
+TEST_F(Watchdog, AnIoHeldPastIoTimeoutFailsItsDeviceNamingTheStallWhileTheOtherDevicePasses) {
+  SKIP_UNLESS_LOOP_DEVICES();
+  StallLoop stalled(dir_ / "lab", 16u << 20);
+  if (!stalled.valid()) GTEST_SKIP() << stalled.why();
+  std::string healthy = make_loop(16u << 20);
+  ASSERT_FALSE(healthy.empty());
+  write_file("s.json", suite("1s", "30s"));
+  write_file("p.json", kProfile);
+  auto t0 = std::chrono::steady_clock::now();
+  start("run --suite " + file("s.json").string() + " --device " + stalled.path() + " --device " + healthy + " --destroy-data " +
+        stalled.path() + " --destroy-data " + healthy + " --profile " + file("p.json").string() + " --parallel -q --out " +
+        file("r.json").string());
+  std::this_thread::sleep_for(std::chrono::seconds(3));
+  stalled.hold();
+  std::this_thread::sleep_for(std::chrono::seconds(5));
+  stalled.release();
+  int rc = wait();
+  double took_s = seconds_since(t0);
+
+  EXPECT_EQ(rc, 1) << log();
+  auto r = report("r.json");
+  const auto& devs = r.at("devices").as_array();
+  ASSERT_EQ(devs.size(), 2u);
+  const auto& held = devs.at(0).as_object();
+  const auto& other = devs.at(1).as_object();
+  EXPECT_EQ(held.at("verdict").as_string(), "FAIL") << held.at("reasons");
+  EXPECT_EQ(other.at("verdict").as_string(), "PASS") << other.at("reasons");
+  EXPECT_EQ(other.at("watchdog").at("stall_count").to_number<uint64_t>(), 0u);
+
+  const auto& wd = held.at("watchdog").as_object();
+  EXPECT_FALSE(wd.at("abandoned").as_bool()) << "5 s is inside the 1 s + 30 s deadline";
+  ASSERT_GE(wd.at("stall_count").to_number<uint64_t>(), 1u) << wd;
+  double longest = 0;
+  for (const auto& s : wd.at("stalls").as_array()) {
+    EXPECT_TRUE(s.at("completed").as_bool()) << s;
+    EXPECT_EQ(s.at("test").as_string(), "randwrite") << s;
+    EXPECT_EQ(s.at("lba").to_number<uint64_t>() * 512, s.at("offset_bytes").to_number<uint64_t>()) << s;
+    longest = std::max(longest, s.at("out_s").to_number<double>());
+  }
+  EXPECT_GT(longest, 4.0) << "the I/Os held from the start of the hold were out about 5 s: " << wd;
+  EXPECT_LT(longest, 8.0) << wd;
+  bool named = false;
+  for (const auto& reason : held.at("reasons").as_array()) {
+    std::string s(reason.as_string());
+    if (s.find("stalled I/O") != std::string::npos && s.find("LBA") != std::string::npos && s.find("out ") != std::string::npos) named = true;
+  }
+  EXPECT_TRUE(named) << held.at("reasons");
+  EXPECT_LT(took_s, 10 + 5 + 20) << "the stall delays the run by about its length, nothing more";
+}
+
+TEST_F(Watchdog, AnIoThatNeverReturnsInTimeAbandonsItsDeviceAndTheRunStillEndsWithItsReport) {
+  SKIP_UNLESS_LOOP_DEVICES();
+  StallLoop stalled(dir_ / "lab", 16u << 20);
+  if (!stalled.valid()) GTEST_SKIP() << stalled.why();
+  std::string healthy = make_loop(16u << 20);
+  ASSERT_FALSE(healthy.empty());
+  write_file("s.json", suite("1s", "2s"));
+  write_file("p.json", kProfile);
+  auto t0 = std::chrono::steady_clock::now();
+  start("run --suite " + file("s.json").string() + " --device " + stalled.path() + " --device " + healthy + " --destroy-data " +
+        stalled.path() + " --destroy-data " + healthy + " --profile " + file("p.json").string() + " --parallel -q --out " +
+        file("r.json").string());
+  std::this_thread::sleep_for(std::chrono::seconds(2));
+  stalled.hold();
+  // The hold outlasts the run: diskvet must give up on the device, finish the other, and exit. A
+  // diskvet that waited for the held I/O would wait for ever; after 90 s the test lets go instead.
+  std::atomic<bool> ended{false}, let_go{false};
+  std::thread keeper([&] {
+    for (int i = 0; i < 900 && !ended; ++i) std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    if (!ended) {
+      let_go = true;
+      stalled.release();
+    }
+  });
+  int rc = wait();
+  ended = true;
+  keeper.join();
+  double took_s = seconds_since(t0);
+  stalled.release();
+
+  EXPECT_FALSE(let_go) << "diskvet ended only when the held I/O was let go";
+  EXPECT_LT(took_s, 10 + 3 + 15) << "the run's 10 s, the 3 s deadline, and start-up on a busy machine";
+  EXPECT_EQ(rc, 3) << "a device's run was abandoned: the run is incomplete\n" << log();
+  auto r = report("r.json");
+  const auto& held = r.at("devices").as_array().at(0).as_object();
+  const auto& other = r.at("devices").as_array().at(1).as_object();
+  EXPECT_EQ(other.at("verdict").as_string(), "PASS") << other.at("reasons");
+  EXPECT_FALSE(held.at("completed").as_bool());
+  EXPECT_NE(held.at("verdict").as_string(), "PASS");
+  const auto& wd = held.at("watchdog").as_object();
+  EXPECT_TRUE(wd.at("abandoned").as_bool()) << wd;
+  ASSERT_FALSE(wd.at("stalls").as_array().empty()) << wd;
+  const auto& first = wd.at("stalls").as_array().at(0);
+  EXPECT_FALSE(first.at("completed").as_bool()) << first;
+  EXPECT_GE(first.at("out_s").to_number<double>(), 3.0) << first;
+  bool said = false;
+  for (const auto& reason : held.at("reasons").as_array())
+    if (std::string(reason.as_string()).find("abandoned") != std::string::npos) said = true;
+  EXPECT_TRUE(said) << held.at("reasons");
+}
+
+TEST_F(Watchdog, TheKernelsLinesAboutAFailingDeviceAreInItsReportSection) {
+  SKIP_UNLESS_LOOP_DEVICES();
+  StallLoop failing(dir_ / "lab", 16u << 20);
+  if (!failing.valid()) GTEST_SKIP() << failing.why();
+  write_file("s.json", suite("30s", "30s"));
+  write_file("p.json", kProfile);
+  start("run --suite " + file("s.json").string() + " --device " + failing.path() + " --destroy-data " + failing.path() + " --profile " +
+        file("p.json").string() + " -q --out " + file("r.json").string());
+  // The block layer's error lines are rate limited machine-wide (10 per 5 s): a previous test's
+  // errors, at its teardown, must not use up the burst this one needs.
+  std::this_thread::sleep_for(std::chrono::milliseconds(6500));
+  failing.fail_io();  // the loop driver completes the requests with an error, and the block layer says so
+  std::this_thread::sleep_for(std::chrono::seconds(1));
+  failing.heal();
+  EXPECT_EQ(wait(), 1) << log();
+  auto r = report("r.json");
+  const auto& d = r.at("devices").as_array().at(0).as_object();
+  const auto& k = d.at("kernel_log").as_object();
+  ASSERT_TRUE(k.at("read").as_bool()) << k;
+  const std::string name = std::filesystem::path(failing.path()).filename().string();
+  bool found = false;
+  for (const auto& l : k.at("lines").as_array()) {
+    EXPECT_EQ(l.at("device").as_string(), name) << l;  // never another device's lines
+    if (l.at("kind").as_string() == "io-error" && std::string(l.at("text").as_string()).find("dev " + name + ",") != std::string::npos) found = true;
+  }
+  EXPECT_TRUE(found) << k;
+}
