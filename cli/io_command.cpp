@@ -116,6 +116,8 @@ Result<Workload> to_workload(const IoOptions& o) {
     return usage_error("--cpus-allowed-policy", fmt::format("unknown policy '{}'", o.cpus_policy), "use shared or split");
   auto spin = parse_duration_s(o.spin);
   if (!spin || *spin < 0) return usage_error("--spin", fmt::format("'{}' is not a duration", o.spin), "e.g. 0, 20us");
+  // Checked before the conversion: 4295s in microseconds wraps a 32-bit counter to 32704us.
+  if (*spin > 1) return usage_error("--spin", fmt::format("{} is more than a second", o.spin), "e.g. 50us");
   w.spin_us = static_cast<uint32_t>(*spin * 1e6 + 0.5);
   auto io_timeout = parse_duration_s(o.io_timeout);
   if (!io_timeout) return usage_error("--io-timeout", fmt::format("'{}' is not a duration", o.io_timeout), "e.g. 30s");

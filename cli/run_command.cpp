@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <charconv>
 #include <cstdio>
 #include <filesystem>
 #include <map>
@@ -110,8 +111,10 @@ Result<std::map<std::string, uint64_t>> parse_rate_caps(const std::vector<std::s
   for (const auto& c : caps) {
     auto eq = c.rfind('=');
     uint64_t n = 0;
-    if (eq == std::string::npos || eq == 0 || eq + 1 == c.size() || c.find_first_not_of("0123456789", eq + 1) != std::string::npos ||
-        (n = std::stoull(c.substr(eq + 1))) == 0)
+    // from_chars, not stoull: a number past 2^64 threw out_of_range, which nothing caught (abort).
+    auto [end, ec] = eq == std::string::npos ? std::from_chars_result{nullptr, std::errc::invalid_argument}
+                                             : std::from_chars(c.data() + eq + 1, c.data() + c.size(), n);
+    if (eq == std::string::npos || eq == 0 || ec != std::errc() || end != c.data() + c.size() || n == 0)
       return usage_error("--rate-cap", fmt::format("'{}' is not DEV=IOPS", c), "e.g. --rate-cap /dev/loop7=2000");
     out[c.substr(0, eq)] = n;
   }

@@ -76,6 +76,7 @@ std::optional<double> parse_duration_s(std::string_view text) {
     else if (!rest.empty()) return std::nullopt;
     total += number * mult;
   }
+  if (!std::isfinite(total)) return std::nullopt;  // "1e308d" and sums that overflow: no duration
   return total;
 }
 
@@ -106,6 +107,9 @@ std::string format_ns(double ns) {
 
 std::string format_duration(double seconds) {
   if (seconds < 60) return fmt::format("{:.0f}s", seconds);
+  // Past a million hours (reports read back, durations from files) hours and minutes would not fit
+  // the integer below; NaN lands here too.
+  if (!(seconds < 3.6e9)) return fmt::format("{:.3g}s", seconds);
   auto total = static_cast<uint64_t>(seconds + 0.5);
   if (total < 3600) return fmt::format("{}m{:02}s", total / 60, total % 60);
   return fmt::format("{}h{:02}m", total / 3600, (total % 3600) / 60);

@@ -6,7 +6,7 @@
 
 #include <fmt/format.h>
 
-#include <algorithm>
+#include <bitset>
 #include <charconv>
 #include <optional>
 
@@ -26,7 +26,9 @@ std::optional<uint32_t> parse_cpu(std::string_view s) {
 }  // namespace
 
 Result<CpuSet> CpuSet::parse(std::string_view text) {
-  CpuSet set;
+  // Marks, not a list of every CPU of every range: "0-1023," repeated a megabyte long would have
+  // listed 10^8 CPUs before removing the duplicates. Memory stays one mark per possible CPU.
+  std::bitset<kMaxCpu + 1> marked;
   size_t pos = 0;
   while (pos <= text.size()) {
     size_t comma = text.find(',', pos);
@@ -37,12 +39,13 @@ Result<CpuSet> CpuSet::parse(std::string_view text) {
     if (!first || !last || *last < *first)
       return usage_error("--cpus-allowed", fmt::format("'{}' is not a CPU or a range of CPUs (0..{})", part, kMaxCpu),
                          "e.g. 0-3,6");
-    for (uint32_t c = *first; c <= *last; ++c) set.cpus.push_back(c);
+    for (uint32_t c = *first; c <= *last; ++c) marked.set(c);
     if (comma == std::string_view::npos) break;
     pos = comma + 1;
   }
-  std::sort(set.cpus.begin(), set.cpus.end());
-  set.cpus.erase(std::unique(set.cpus.begin(), set.cpus.end()), set.cpus.end());
+  CpuSet set;
+  for (uint32_t c = 0; c <= kMaxCpu; ++c)
+    if (marked.test(c)) set.cpus.push_back(c);
   return set;
 }
 

@@ -133,12 +133,7 @@ Status write_file_atomic(const std::string& path, std::string_view text, const s
   return ok_status();
 }
 
-Result<LoadedReport> load_report(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return input_error(path, "cannot be read", "check the path");
-  std::ostringstream s;
-  s << in.rdbuf();
-  std::string text = s.str();
+Result<LoadedReport> parse_report(std::string_view text, const std::string& path) {
   json::error_code ec;
   json::value v = json::parse(text, ec);
   if (ec || !v.is_object()) return input_error(path, "is not a diskvet report (not a JSON object)" + (ec ? ": " + ec.message() : std::string()));
@@ -150,6 +145,14 @@ Result<LoadedReport> load_report(const std::string& path) {
     return input_error(path, fmt::format("has schema {}, this diskvet reads {}", std::string_view(schema->get_string()), kReportSchema),
                        "use the diskvet version that wrote it");
   return LoadedReport{o, seal_matches(text)};
+}
+
+Result<LoadedReport> load_report(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return input_error(path, "cannot be read", "check the path");
+  std::ostringstream s;
+  s << in.rdbuf();
+  return parse_report(s.str(), path);
 }
 
 }  // namespace diskvet::runner

@@ -36,6 +36,8 @@ struct LoadedReport {
   boost::json::object doc;
   bool seal_ok = false;
 };
+// A report's text as read from `name` (used in errors only): a JSON object with this diskvet's schema.
+Result<LoadedReport> parse_report(std::string_view text, const std::string& name);
 Result<LoadedReport> load_report(const std::string& path);
 
 }  // namespace diskvet::runner

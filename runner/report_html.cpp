@@ -25,7 +25,7 @@ const char* kStyle =
 std::string badge(const std::string& s) { return fmt::format("<span class=\"{0}\">&nbsp;{0}&nbsp;</span>", html_escape(s)); }
 
 std::string workload_label(const json::value& w) {
-  return fmt::format("{} {} QD{}x{}", str(w, "rw"), format_bytes(static_cast<uint64_t>(num(w, "bs"))), num(w, "iodepth"), num(w, "numjobs"));
+  return fmt::format("{} {} QD{}x{}", str(w, "rw"), format_bytes(bytes(w, "bs")), num(w, "iodepth"), num(w, "numjobs"));
 }
 
 std::string interval_plot(const json::value& w) {
@@ -98,8 +98,8 @@ std::string knee_plot(const json::value& w) {
   }
   iops.series = {si};
   lat.series = {sl};
-  if (is_num(sw, "knee") && static_cast<size_t>(num(sw, "knee")) < pts.size()) {
-    double x = num(pts[static_cast<size_t>(num(sw, "knee"))], "outstanding");
+  if (auto k = index_below(sw, "knee", pts.size())) {
+    double x = num(pts[*k], "outstanding");
     iops.shade_x = lat.shade_x = std::make_pair(x - 0.5, x + 0.5);
   }
   return render_svg(iops) + render_svg(lat);
@@ -119,14 +119,14 @@ std::string render_report_html(const json::object& r, bool seal_ok) {
   const json::value& host = obj(doc, "host");
   h += fmt::format("<p>Suite <b>{}</b> &mdash; {}<br>diskvet {} on {} ({}, {} cores, {})<br>{} .. {}</p>", html_escape(str(suite, "name")),
                    html_escape(str(suite, "description")), html_escape(str(obj(doc, "tool"), "version")), html_escape(str(host, "kernel")),
-                   html_escape(str(host, "cpu")), num(host, "cores"), format_bytes(static_cast<uint64_t>(num(host, "memory_bytes"))),
+                   html_escape(str(host, "cpu")), num(host, "cores"), format_bytes(bytes(host, "memory_bytes")),
                    html_escape(str(doc, "started")), html_escape(str(doc, "finished")));
   for (const auto& n : arr(doc, "notes"))
     if (n.is_string()) h += "<p><i>" + html_escape(n.get_string()) + "</i></p>";
   for (const auto& dev : arr(doc, "devices")) {
     h += fmt::format("<h2>{} {}</h2><p>{} {} &mdash; tested {} of {}<br>profile: {} &mdash; {}</p>", html_escape(str(dev, "path")), badge(str(dev, "verdict")),
-                     html_escape(str(dev, "model")), html_escape(str(dev, "serial")), format_bytes(static_cast<uint64_t>(num(dev, "tested_bytes"))),
-                     format_bytes(static_cast<uint64_t>(num(dev, "size_bytes"))), html_escape(str(obj(dev, "profile"), "name")),
+                     html_escape(str(dev, "model")), html_escape(str(dev, "serial")), format_bytes(bytes(dev, "tested_bytes")),
+                     format_bytes(bytes(dev, "size_bytes")), html_escape(str(obj(dev, "profile"), "name")),
                      html_escape(str(obj(dev, "profile"), "reason")));
     h += "<ul>";
     for (const auto& reason : arr(dev, "reasons"))

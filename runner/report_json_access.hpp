@@ -1,9 +1,11 @@
 // Small, forgiving accessors over a loaded report: a missing or mistyped field reads as empty/zero,
-// so renderers of older or partial reports never crash.
+// so renderers of older, partial or hand-edited reports never crash.
 #pragma once
 
 #include <boost/json.hpp>
 
+#include <cstdint>
+#include <optional>
 #include <string>
 
 namespace diskvet::runner::rj {
@@ -22,6 +24,20 @@ template <typename V>
 double num(const V& v, std::string_view key, double dflt = 0) {
   const boost::json::value* x = at(v, key);
   return x && x->is_number() ? x->to_number<double>() : dflt;
+}
+// A byte count or size: a number in 0..2^64, else 0 (casting a negative, huge or NaN double to an
+// integer is undefined, and a report read back is outside input: the fuzzer found it).
+template <typename V>
+uint64_t bytes(const V& v, std::string_view key) {
+  double x = num(v, key);
+  return x >= 0 && x < 18446744073709551616.0 ? static_cast<uint64_t>(x) : 0;
+}
+// An index into an array of `size` elements: a whole number below size, else nothing.
+template <typename V>
+std::optional<size_t> index_below(const V& v, std::string_view key, size_t size) {
+  double x = num(v, key, -1);
+  if (!(x >= 0 && x < static_cast<double>(size)) || x != static_cast<double>(static_cast<size_t>(x))) return std::nullopt;
+  return static_cast<size_t>(x);
 }
 template <typename V>
 bool is_num(const V& v, std::string_view key) {

@@ -22,7 +22,7 @@ std::string fmt_value(const json::value& v, std::string_view key) {
 }
 
 std::string workload_label(const json::value& w) {
-  std::string s = fmt::format("{} {} QD{}x{}", str(w, "rw"), format_bytes(static_cast<uint64_t>(num(w, "bs"))), num(w, "iodepth"), num(w, "numjobs"));
+  std::string s = fmt::format("{} {} QD{}x{}", str(w, "rw"), format_bytes(bytes(w, "bs")), num(w, "iodepth"), num(w, "numjobs"));
   if (is_num(w, "rwmixread")) s += fmt::format(" {}%r", num(w, "rwmixread"));
   return s;
 }
@@ -104,8 +104,8 @@ std::string render_report_text(const json::object& r) {
     std::string ident = str(dev, "model");
     if (!str(dev, "serial").empty()) ident += " s/n " + str(dev, "serial");
     out += fmt::format("\n{} ({}{}{}), tested {} of {}\n", str(dev, "path"), ident.empty() ? "unknown model" : ident,
-                       str(dev, "kind").empty() ? "" : ", ", str(dev, "kind"), format_bytes(static_cast<uint64_t>(num(dev, "tested_bytes"))),
-                       format_bytes(static_cast<uint64_t>(num(dev, "size_bytes"))));
+                       str(dev, "kind").empty() ? "" : ", ", str(dev, "kind"), format_bytes(bytes(dev, "tested_bytes")),
+                       format_bytes(bytes(dev, "size_bytes")));
     const json::value& prof = obj(dev, "profile");
     out += fmt::format("  profile: {} - {}\n", str(prof, "name").empty() ? "none" : str(prof, "name"), str(prof, "reason"));
     const json::value& health = obj(dev, "health");
@@ -127,7 +127,7 @@ std::string render_report_text(const json::object& r) {
     const json::value& pre = obj(dev, "precondition");
     if (flag(pre, "performed"))
       out += fmt::format("  precondition: {:.2f} of {:.2f} capacities written ({}) in {}{}\n", num(pre, "capacities_written"),
-                         num(pre, "capacities_target"), format_bytes(static_cast<uint64_t>(num(pre, "bytes_written"))),
+                         num(pre, "capacities_target"), format_bytes(bytes(pre, "bytes_written")),
                          format_duration(num(pre, "elapsed_s")), str(pre, "reason").empty() ? "" : " - " + str(pre, "reason"));
     else if (!str(pre, "reason").empty()) out += "  precondition: " + str(pre, "reason") + "\n";
     const json::value& probe = obj(dev, "probe");
@@ -141,13 +141,10 @@ std::string render_report_text(const json::object& r) {
           out += fmt::format("  steady state: {} {}: {} after {} round(s)\n", str(t, "id"), workload_label(w),
                              flag(ss, "attained") ? "attained" : "NOT attained", num(ss, "rounds_used"));
         const json::value& sw = obj(w, "sweep");
-        if (is_num(sw, "knee")) {
-          const auto& pts = arr(sw, "points");
-          auto k = static_cast<size_t>(num(sw, "knee"));
-          if (k < pts.size())
-            out += fmt::format("  knee: {} {}: {} IOPS at {} outstanding ({} steps)\n", str(t, "id"), str(w, "rw"), format_count(num(pts[k], "iops")),
-                               num(pts[k], "outstanding"), pts.size());
-        }
+        const auto& pts = arr(sw, "points");
+        if (auto k = index_below(sw, "knee", pts.size()))
+          out += fmt::format("  knee: {} {}: {} IOPS at {} outstanding ({} steps)\n", str(t, "id"), str(w, "rw"), format_count(num(pts[*k], "iops")),
+                             num(pts[*k], "outstanding"), pts.size());
       }
     out += "\n";
     measured_table(out, dev);

@@ -70,6 +70,10 @@ Result<Workload> validate(Workload w, uint64_t target_size, uint32_t lbs) {
   if (w.rwmixread_pct > 100) return usage_error("--rwmixread", fmt::format("{} is not a percentage", w.rwmixread_pct));
   if (!(w.runtime_s > 0) || !std::isfinite(w.runtime_s)) return usage_error("--runtime", "must be a positive duration", "e.g. 10s");
   if (w.ramp_s < 0 || !std::isfinite(w.ramp_s)) return usage_error("--ramp-time", "must not be negative");
+  // The engine's deadlines are nanoseconds in 64 bits; a longer time used to wrap them (undefined).
+  if (w.runtime_s + w.ramp_s > kMaxRunS)
+    return usage_error(w.runtime_s > w.ramp_s ? "--runtime" : "--ramp-time",
+                       fmt::format("{} with the ramp is more than a year", format_duration(w.runtime_s + w.ramp_s)), "e.g. 10m, 7d");
   if (!(w.interval_s >= 0.01)) return usage_error("interval", "must be at least 10ms");
   if (w.spin_us > 1'000'000) return usage_error("--spin", fmt::format("{}us is more than a second", w.spin_us), "e.g. 50us");
   if (w.spin_us && w.engine != BackendKind::io_uring) return usage_error("--spin", "only the io_uring engine polls its completions", "drop --spin");

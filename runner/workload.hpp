@@ -68,6 +68,9 @@ struct Workload {
   uint32_t read_pct() const;  // share of reads, 0..100, derived from rw and rwmixread_pct
 };
 
+// The longest runtime plus ramp a workload may ask for (a year).
+inline constexpr double kMaxRunS = 366 * 86400.0;
+
 // Checks a workload against the target it will run on (size and logical block size); the error
 // names the option and how to fix it. Resolves size_bytes == 0 to "the rest of the target".
 Result<Workload> validate(Workload w, uint64_t target_size_bytes, uint32_t logical_block_size);

@@ -11,6 +11,10 @@ namespace diskvet::suites {
 
 namespace json = boost::json;
 
+namespace {
+constexpr size_t kMaxModelPattern = 256;
+}  // namespace
+
 Result<Profile> parse_profile(std::string_view text, const std::string& file) {
   auto doc = parse_json_text(text, file);
   if (!doc) return doc.error();
@@ -28,6 +32,11 @@ Result<Profile> parse_profile(std::string_view text, const std::string& file) {
     r.size("min_bytes", p.match.min_bytes, 0, UINT64_MAX);
     r.size("max_bytes", p.match.max_bytes, 0, UINT64_MAX);
     r.finish();
+    // A model string is at most 40 characters (NVMe Identify); a longer pattern is a mistake, and
+    // libstdc++ compiles a regex recursively: tens of thousands of nested groups overflowed the stack.
+    if (!err && p.match.model_regex.size() > kMaxModelPattern)
+      r.fail("model", fmt::format("is {} characters long, more than {}", p.match.model_regex.size(), kMaxModelPattern),
+             "match the model with a shorter pattern");
     if (!err && !p.match.model_regex.empty()) {
       try {
         std::regex re(p.match.model_regex);

@@ -1,7 +1,6 @@
 // Suite files -> Suite values, strictly: unknown keys, wrong types and impossible values are errors.
 #include <fmt/format.h>
 
-#include <regex>
 #include <set>
 
 #include "suites/builtin_files.hpp"
@@ -14,6 +13,17 @@ namespace json = boost::json;
 using runner::Workload;
 
 namespace {
+
+// A lower-case letter or digit, then letters, digits and `punctuation`. A loop, not std::regex:
+// libstdc++ matches a regex recursively, one stack frame per character, so a long name in a suite
+// file overflowed the stack.
+bool is_identifier(std::string_view s, std::string_view punctuation) {
+  auto plain = [](char c) { return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9'); };
+  if (s.empty() || !plain(s[0])) return false;
+  for (char c : s)
+    if (!plain(c) && punctuation.find(c) == std::string_view::npos) return false;
+  return true;
+}
 
 // Workload keys, in fio's names; the same keys serve "defaults", a test and a workload.
 void read_workload_keys(StrictReader& r, Workload& w) {
@@ -81,7 +91,7 @@ Result<Suite> parse_suite(std::string_view text, const std::string& file) {
   top.string("note", s.placeholder_note);
   top.boolean("purge", s.purge);
   top.size("region", s.region_bytes, 0, UINT64_MAX);
-  if (!s.name.empty() && !std::regex_match(s.name, std::regex("[a-z0-9][a-z0-9_-]*")))
+  if (!s.name.empty() && !is_identifier(s.name, "_-"))
     top.fail("name", fmt::format("'{}' is not a suite name", s.name), "use lower-case letters, digits, '-' and '_'");
 
   if (const json::object* o = top.object("precondition")) {
@@ -176,7 +186,7 @@ Result<Suite> parse_suite(std::string_view text, const std::string& file) {
     TestSpec t;
     tr.string("id", t.id, true);
     tr.string("description", t.description);
-    if (!t.id.empty() && !std::regex_match(t.id, std::regex("[a-z0-9][a-z0-9_.-]*")))
+    if (!t.id.empty() && !is_identifier(t.id, "_.-"))
       tr.fail("id", fmt::format("'{}' is not a test id", t.id), "use lower-case letters, digits, '-', '.' and '_'");
     if (!ids.insert(t.id).second) tr.fail("id", fmt::format("'{}' appears twice", t.id), "give every test its own id");
     std::string track = "iops";

@@ -138,6 +138,28 @@ TEST(SuiteLoader, ReadsJobPlacementAndCompletionPollingInFiosNames) {
   EXPECT_NE(suite_error(R"({"name": "t", "tests": [{"id": "a", "workloads": [{"spin": "2s"}]}]})").find("spin"), std::string::npos);
 }
 
+// Found while fuzzing: names were matched with std::regex, which recurses once per character in
+// libstdc++, so a suite file with a long name crashed diskvet (stack overflow) instead of loading.
+TEST(SuiteLoader, LongNamesAndIdsAreCheckedWithoutOverflowingTheStack) {
+  std::string name(200000, 'a');
+  auto s = parse_suite(R"({"name": ")" + name + R"(", "tests": [{"id": "a", "workloads": [{}]}]})", "long.json");
+  ASSERT_TRUE(s.ok()) << s.error().message();
+  EXPECT_EQ(s->name, name);
+  std::string bad_id(200000, 'b');
+  bad_id += 'B';
+  EXPECT_NE(suite_error(R"({"name": "t", "tests": [{"id": ")" + bad_id + R"(", "workloads": [{}]}]})").find("is not a test id"), std::string::npos);
+}
+
+TEST(ProfileLoader, RefusesAModelPatternLongerThanAnyModel) {
+  // Tens of thousands of nested groups overflowed libstdc++'s recursive regex compiler.
+  std::string nested = std::string(50000, '(') + "a" + std::string(50000, ')');
+  std::string e = profile_error(R"({"name": "p", "match": {"model": ")" + nested + R"("}, "limits": {}})");
+  EXPECT_NE(e.find("match.model"), std::string::npos) << e.substr(0, 200);
+  EXPECT_NE(e.find("more than 256"), std::string::npos) << e.substr(0, 200);
+  std::string longest = "^" + std::string(254, 'x') + "$";
+  EXPECT_TRUE(parse_profile(R"({"name": "p", "match": {"model": ")" + longest + R"("}, "limits": {}})", "ok.json").ok());
+}
+
 TEST(ProfileLoader, LoadsTheShippedProfiles) {
   auto all = builtin_profiles();
   ASSERT_TRUE(all.ok()) << all.error().message();

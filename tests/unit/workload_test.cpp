@@ -32,6 +32,22 @@ TEST(Units, DurationsAcceptFiosSuffixes) {
   EXPECT_FALSE(parse_duration_s("5q"));
 }
 
+// Found by fuzzing: sums past a double's range were returned as an infinite duration.
+TEST(Units, DurationThatOverflowsToInfinityIsRejected) {
+  std::string huge = "1" + std::string(308, '0');  // 1e308: a double, but not once in days or added twice
+  EXPECT_TRUE(parse_duration_s(huge + "s").has_value());
+  EXPECT_FALSE(parse_duration_s(huge + "d"));
+  EXPECT_FALSE(parse_duration_s(huge + "s" + huge + "s"));
+}
+
+// Found by fuzzing: "288888888888888888h2h" (1.04e21 s) was cast to a 64-bit integer to print it.
+TEST(Units, FormatsDurationsPastAMillionHoursWithoutWrapping) {
+  EXPECT_EQ(format_duration(5 * 3600 + 120), "5h02m");
+  auto s = parse_duration_s("288888888888888888h2h");
+  ASSERT_TRUE(s.has_value());
+  EXPECT_EQ(format_duration(*s), "1.04e+21s");
+}
+
 TEST(Units, FormattingIsReadable) {
   EXPECT_EQ(format_bytes(4096), "4KiB");
   EXPECT_EQ(format_bytes(1536), "1.50KiB");
@@ -88,6 +104,21 @@ TEST(Workload, ImpossibleValuesNameTheirOption) {
   w = {};
   w.runtime_s = 0;
   EXPECT_EQ(validate(w, 1 << 30, 512).error().subject, "--runtime");
+}
+
+// `diskvet io --runtime 99999999999h` parses (a finite duration) but its nanoseconds do not fit the
+// engine's 64-bit deadlines: refused, not wrapped into a run that ends at once or never.
+TEST(Workload, RuntimeOrRampPastAYearIsRefused) {
+  Workload w;
+  w.runtime_s = *parse_duration_s("99999999999h");
+  EXPECT_EQ(validate(w, 1 << 30, 512).error().subject, "--runtime");
+  w = {};
+  w.ramp_s = 400 * 86400.0;
+  EXPECT_EQ(validate(w, 1 << 30, 512).error().subject, "--ramp-time");
+  w = {};
+  w.runtime_s = 30 * 86400.0;  // a full-pass test's cap: still fine
+  w.ramp_s = 86400;
+  EXPECT_TRUE(validate(w, 1 << 30, 512).ok());
 }
 
 TEST(Workload, ReadShareFollowsThePattern) {

@@ -91,6 +91,14 @@ TEST(CliIo, BadValuesNameTheirOption) {
   expect_one_line_usage_error(io({"--filename", f.path(), "--engine", "aio"}), "--engine");
 }
 
+// Found by fuzzing the units: 4295 s of polling in microseconds overflows 32 bits and used to wrap
+// to 32704 us, a run nobody asked for.
+TEST(CliIo, SpinTooLongForItsCounterIsRefusedNotWrapped) {
+  ScratchFile f("cli-spin", 1 << 20);
+  expect_one_line_usage_error(io({"--filename", f.path(), "--runtime", "1", "--spin", "4295s"}), "more than a second");
+  expect_one_line_usage_error(io({"--filename", f.path(), "--runtime", "1", "--spin", "99999999999h"}), "--spin");
+}
+
 TEST(CliIo, InterruptStopsCleanlyAndReportsWhatWasMeasured) {
   ScratchFile f("cli-int");
   auto r = io({"--filename", f.path(), "--size", "8m", "--runtime", "60s", "--json"}, 1500);

@@ -76,6 +76,15 @@ TEST_F(QuickSuite, RefusesAnInvalidSuiteFileNamingTheKey) {
   EXPECT_NE(log().find("tests[0].workloads[0].depth"), std::string::npos) << log();
 }
 
+// A number past 2^64 made std::stoull throw, and nothing caught it: diskvet aborted (SIGABRT)
+// instead of refusing the value. Found while reviewing the CLI's value parsers for fuzzing.
+TEST_F(QuickSuite, RefusesARateCapPastSixtyFourBitsAsAUsageError) {
+  for (const char* cap : {"/dev/null=99999999999999999999999", "/dev/null=-5", "/dev/null=0", "=5"}) {
+    EXPECT_EQ(diskvet(std::string("run --suite quick --device /dev/null --rate-cap ") + cap), 2) << cap << "\n" << log();
+    EXPECT_NE(log().find("--rate-cap"), std::string::npos) << log();
+  }
+}
+
 TEST_F(QuickSuite, AnInterruptedRunWritesAPartialReportAndExitsThree) {
   SKIP_UNLESS_LOOP_DEVICES();
   std::string dev = make_loop(128u << 20);

@@ -1,0 +1,20 @@
+// Reports read back (`diskvet report FILE [--html OUT]`): any file either fails to load with an input
+// error or renders as text and as HTML, without a crash, whatever its fields hold.
+#include <cstdint>
+
+#include "runner/report_file.hpp"
+#include "runner/report_html.hpp"
+#include "runner/report_text.hpp"
+#include "tests/fuzz/fuzz_check.hpp"
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+  using namespace diskvet;
+  auto report = runner::parse_report(fuzz::as_text(data, size), "fuzz-report.json");
+  if (!report) {
+    FUZZ_CHECK(report.error().kind == ErrorKind::input);
+    return 0;
+  }
+  FUZZ_CHECK(!runner::render_report_text(report->doc).empty());
+  FUZZ_CHECK(!runner::render_report_html(report->doc, report->seal_ok).empty());
+  return 0;
+}
