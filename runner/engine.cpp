@@ -199,15 +199,22 @@ bool read_slot(const SlotWatch& s, uint64_t& submit_ns, uint64_t& offset_and_dir
   return s.submit_ns.load(std::memory_order_relaxed) == submit_ns;
 }
 
-// How long the oldest I/O still out has been out (0: none).
-uint64_t oldest_out_ns(const std::vector<std::unique_ptr<JobSlot>>& jobs, uint64_t now) {
-  uint64_t oldest = 0;
+// The I/Os the jobs have out now, read from the watchdog's slot stamps: how many (Little's law
+// from what the device holds) and how long the oldest has been out (0: none).
+struct OutNow {
+  uint64_t count = 0;
+  uint64_t oldest_ns = 0;
+};
+OutNow out_now(const std::vector<std::unique_ptr<JobSlot>>& jobs, uint64_t now) {
+  OutNow o;
   for (const auto& j : jobs)
     for (uint32_t i = 0; i < j->plan.depth; ++i) {
       uint64_t submit = j->watch[i].submit_ns.load(std::memory_order_relaxed);
-      if (submit && now > submit) oldest = std::max(oldest, now - submit);
+      if (!submit) continue;
+      ++o.count;
+      if (now > submit) o.oldest_ns = std::max(o.oldest_ns, now - submit);
     }
-  return oldest;
+  return o;
 }
 
 // The I/Os out longer than timeout_ns now, oldest first, as stalls that have not completed.
@@ -302,7 +309,8 @@ Result<Measurement> run_workload(const Workload& asked, const Target& target, Ru
       interrupted = true;
     }
     uint64_t t = now_ns();
-    if (abandoned_at == 0 && oldest_out_ns(jobs, t) > deadline_ns) {
+    const OutNow out = out_now(jobs, t);
+    if (abandoned_at == 0 && out.oldest_ns > deadline_ns) {
       // The watchdog's hard deadline: the I/Os past io_timeout are recorded as they stand, and every
       // job is told to leave, woken from its wait (io_uring_enter returns EINTR on the signal).
       abandoned_at = t;
@@ -323,9 +331,7 @@ Result<Measurement> run_workload(const Workload& asked, const Target& target, Ru
     }
     if (t > tl.ramp_end_ns && t <= tl.end_ns) {
       // Little's law from what the device holds, not from IOPS x latency alone.
-      uint64_t held = 0;
-      for (const auto& j : jobs) held += j->live.inflight.load(std::memory_order_relaxed);
-      m.inflight_sum += static_cast<double>(held);
+      m.inflight_sum += static_cast<double>(out.count);
       ++m.inflight_samples;
     }
     if (t >= next_t && t <= tl.end_ns + interval_ns / 2 && t > tl.ramp_end_ns) {

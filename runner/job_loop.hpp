@@ -56,11 +56,9 @@ struct alignas(64) LiveCounters {
   std::array<std::atomic<uint64_t>, kDirections> bytes{};
   std::array<std::atomic<uint64_t>, kDirections> lat_sum_ns{};
   std::atomic<bool> done{false};
-  // Submitted minus completed, stored by the job where it already counts them (relaxed, no syscall);
-  // the sampler sums it across jobs for Little's law and the watchdog.
-  std::atomic<uint32_t> inflight{0};
   // The watchdog's view of the job's slots (engine-owned, one per slot, sized before the job
-  // starts; null: not watched). Set by the engine when an I/O is past its hard deadline: the job
+  // starts; null: not watched). Its stamped slots are also the job's I/Os in flight, which the
+  // sampler counts for Little's law. Set by the engine when an I/O is past its hard deadline: the job
   // leaves at its next wake-up with that I/O still out, touching nothing the caller owns.
   SlotWatch* watch = nullptr;
   std::atomic<bool> abandon{false};
@@ -185,7 +183,6 @@ void run_job(B& backend, const JobPlan& plan, const Timeline& tl, const std::ato
     }
     issued += want;
     inflight += want;
-    live.inflight.store(inflight, std::memory_order_relaxed);
     if (inflight == 0) {
       if (!may_issue) break;
       // Rate-capped and idle: sleep until the next token is due.
@@ -236,7 +233,6 @@ void run_job(B& backend, const JobPlan& plan, const Timeline& tl, const std::ato
       bytes[d] += plan.bs_bytes;
       lat_sum[d] += lat;
     });
-    live.inflight.store(inflight, std::memory_order_relaxed);
     if (count) {
       for (size_t d = 0; d < kDirections; ++d) {
         live.ios[d].store(ios[d], std::memory_order_relaxed);
@@ -260,7 +256,6 @@ void run_job(B& backend, const JobPlan& plan, const Timeline& tl, const std::ato
   out.io_limit_reached = limit_ios && issued >= limit_ios;
   if constexpr (V::enabled)
     if (!out.abandoned) out.verify = verifier.summary();
-  live.inflight.store(0, std::memory_order_relaxed);
   live.done.store(true, std::memory_order_release);
 }
 
