@@ -120,7 +120,7 @@ TEST_F(ReportFile, RefusesADeviceNodeADirectoryOrALinkToEitherAndWritesNothing) 
   fs::create_directory(dir_ / "sub");
   fs::create_symlink("/dev/null", dir_ / "to-null");
   fs::create_symlink(dir_ / "sub", dir_ / "to-dir");
-  for (const std::string out : {std::string("/dev/null"), (dir_ / "sub").string(), (dir_ / "to-null").string(), (dir_ / "to-dir").string()}) {
+  for (const std::string& out : {std::string("/dev/null"), (dir_ / "sub").string(), (dir_ / "to-null").string(), (dir_ / "to-dir").string()}) {
     auto w = write_file_atomic(out, seal_report(report("PASS")));
     ASSERT_FALSE(w) << out;
     EXPECT_EQ(w.error().exit_code(), 2) << w.error().message();
