@@ -1,6 +1,7 @@
 // Profile files -> Profile values, strictly: unknown metrics, bounds or keys are errors.
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <regex>
 
 #include "suites/builtin_files.hpp"
@@ -23,6 +24,11 @@ Result<Profile> parse_profile(std::string_view text, const std::string& file) {
   p.file = file;
   StrictReader top(*doc, file, "", &err);
   top.string("name", p.name, true);
+  // The name heads every verdict in the report and is how --profile finds a shipped profile again.
+  if (!err && (p.name.find_first_not_of(" \t") == std::string::npos ||
+               std::any_of(p.name.begin(), p.name.end(), [](unsigned char c) { return c < 0x20 || c == 0x7f; })))
+    top.fail("name", p.name.empty() ? "is empty" : "is blank or holds control characters",
+             "name the profile, e.g. \"vendor-model-1.92tb\"");
   top.string("description", p.description);
   top.string("source", p.source);
   top.boolean("template", p.template_only);

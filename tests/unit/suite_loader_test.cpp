@@ -1,3 +1,5 @@
+#include <fmt/format.h>
+
 #include <regex>
 // Suite and profile files: the shipped ones load; broken ones are refused naming file, key, reason.
 #include <gtest/gtest.h>
@@ -182,6 +184,13 @@ TEST(ProfileLoader, ReadsBurninLimitsAndRefusesAnUnknownOne) {
   ASSERT_TRUE(none.ok());
   EXPECT_FALSE(none->burnin.max_slowdown_pct);
   EXPECT_NE(profile_error(R"({"name": "p", "burnin": {"max_temp": 70}, "limits": {}})").find("burnin.max_temp"), std::string::npos);
+}
+
+TEST(ProfileLoader, RefusesABlankName) {
+  // Found by fuzz_profile: an empty name loaded, and a report named its verdict's profile "".
+  for (const char* name : {"", "   ", "p\\u0007"})
+    EXPECT_NE(profile_error(fmt::format(R"({{"name": "{}", "limits": {{}}}})", name)).find("name"), std::string::npos) << name;
+  EXPECT_TRUE(parse_profile(R"({"name": "vendor-model 1.92TB", "limits": {}})", "ok.json").ok());
 }
 
 TEST(ProfileLoader, RefusesAnUnknownMetric) {

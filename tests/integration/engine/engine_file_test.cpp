@@ -183,7 +183,9 @@ TEST(EngineOnFile, PollingRingCountsEveryIoAndShowsCompletionsToUserSpace) {
     EXPECT_EQ(m.io_errors, 0u);
     // Deferred task work only with the flag word the spin watches; never cooperative (that would
     // leave completions unposted until the job enters the kernel).
-    if (m.uring_setup_flags & IORING_SETUP_DEFER_TASKRUN) EXPECT_TRUE(m.uring_setup_flags & IORING_SETUP_TASKRUN_FLAG);
+    if (m.uring_setup_flags & IORING_SETUP_DEFER_TASKRUN) {
+      EXPECT_TRUE(m.uring_setup_flags & IORING_SETUP_TASKRUN_FLAG);
+    }
     EXPECT_EQ(m.uring_setup_flags & IORING_SETUP_COOP_TASKRUN, 0u);
   }
 }
@@ -213,6 +215,8 @@ TEST(EngineOnFile, EachIoSubmittedAloneOrInBatchesCountsTheSameAndSubmitsAsAsked
     EXPECT_EQ(m.total_ios(), 1024u) << "batch " << batch;
     EXPECT_EQ(m.io_errors, 0u);
     // One I/O per submit: at least one system call per I/O, whatever the waits add.
-    if (batch == 1) EXPECT_GE(m.syscalls, m.ios_issued);
+    if (batch == 1) {
+      EXPECT_GE(m.syscalls, m.ios_issued);
+    }
   }
 }
