@@ -6,10 +6,16 @@ Without --target, a 1 GiB loop device on /dev/shm is made (root) and removed aft
 Every case runs diskvet then fio (or fio then diskvet, alternating the order each round) so that
 drift of a shared machine hits both tools alike. Ratios > 1 mean diskvet did more IOPS, or for CPU
 per I/O and latency, < 1 means diskvet was cheaper / lower.
+
+"added" is each tool's own share of the latency, measured without trusting either tool: the kernel
+accounts every block device's I/Os and their time (/sys/block/X/stat: ios and ticks per direction), so
+the tool's mean latency minus the kernel's mean for the same I/Os is what the tool added (submission,
+completion, wake-up, its own work). It needs a block device target (not the null engine, not a file).
 """
 import argparse
 import json
 import os
+import stat as stat_mod
 import statistics
 import subprocess
 import sys
@@ -25,6 +31,9 @@ CASES = [
     ("randread-4k-qd1-spin", "randread", "4k", 1, 1, ["dv:--spin=100us"]),
     ("randread-4k-qd32", "randread", "4k", 32, 1, []),
     ("randread-4k-qd32-pinned", "randread", "4k", 32, 1, ["--cpus_allowed=1"]),
+    # The same capped load on both tools: latency differences are then the tools', not the queue's.
+    ("randread-4k-qd8-rate", "randread", "4k", 8, 1, ["--rate_iops=10000"]),
+    ("randwrite-4k-qd8-rate", "randwrite", "4k", 8, 1, ["--rate_iops=10000"]),
     ("read-64k-qd8", "read", "64k", 8, 1, []),
     ("randrw-8k-70-qd16", "randrw", "8k", 16, 1, ["--rwmixread=70"]),
     ("null-4k-qd1", "randread", "4k", 1, 1, []),
@@ -37,19 +46,51 @@ def run(cmd):
     return json.loads(out[out.index("{"):])
 
 
+def block_stat_path(target):
+    """/sys path of a block device's I/O accounting, or None (a file, the null engine)."""
+    try:
+        st = os.stat(target)
+    except OSError:
+        return None
+    if not stat_mod.S_ISBLK(st.st_mode):
+        return None
+    return f"/sys/dev/block/{os.major(st.st_rdev)}:{os.minor(st.st_rdev)}/stat"
+
+
+def read_block_stat(path):
+    """(ios, ms) summed over reads and writes (Documentation/block/stat.rst: fields 1, 4, 5, 8)."""
+    f = [int(x) for x in open(path).read().split()]
+    return f[0] + f[4], f[3] + f[7]
+
+
 def summarize(job, runtime):
     ios = job["read"]["total_ios"] + job["write"]["total_ios"]
     iops = job["read"]["iops"] + job["write"]["iops"]
     cpu_s = (job["usr_cpu"] + job["sys_cpu"]) / 100.0 * runtime
     lat = job["read"]["lat_ns"] if job["read"]["total_ios"] else job["write"]["lat_ns"]
     pct = lat.get("percentile", {})
+    r, w = job["read"], job["write"]
+    mean_all = ((r["lat_ns"]["mean"] * r["total_ios"] + w["lat_ns"]["mean"] * w["total_ios"]) / ios) if ios else 0
     return {
         "iops": iops,
         "cpu_ns_per_io": cpu_s * 1e9 / ios if ios else 0,
         "p50_ns": pct.get("50.000000", 0),
         "p99_ns": pct.get("99.000000", 0),
         "mean_ns": lat["mean"],
+        "mean_all_ns": mean_all,
     }
+
+
+def measure(cmd, runtime, stat_path):
+    """Runs one tool; adds the kernel's mean latency over the same run and the tool's share above it."""
+    before = read_block_stat(stat_path) if stat_path else None
+    s = summarize(run(cmd)["jobs"][0], runtime)
+    if before:
+        ios, ms = (a - b for a, b in zip(read_block_stat(stat_path), before))
+        if ios:
+            s["kernel_mean_ns"] = ms * 1e6 / ios
+            s["added_ns"] = s["mean_all_ns"] - s["kernel_mean_ns"]
+    return s
 
 
 def diskvet_cmd(case, target, runtime, null):
@@ -97,6 +138,9 @@ def main():
         # Fill it once, so reads are of written blocks on both tools' turns.
         subprocess.run(["fio", "--name=fill", f"--filename={target}", "--rw=write", "--bs=1m", "--direct=1",
                         "--ioengine=io_uring", "--iodepth=8", "--output=/dev/null"], check=True)
+    stat_path = block_stat_path(target)
+    if not stat_path:
+        print("note: the target is not a block device; the kernel's latency share is not measured", file=sys.stderr)
     try:
         cases = [c for c in CASES if not args.only or c[0] in args.only.split(",")]
         results = {}
@@ -110,8 +154,8 @@ def main():
             for r in range(args.rounds):
                 order = list(tools) if r % 2 == 0 else list(reversed(list(tools)))
                 for t in order:
-                    samples[t].append(summarize(run(tools[t]())["jobs"][0], args.runtime))
-            med = {t: {k: statistics.median(s[k] for s in samples[t]) for k in samples[t][0]} for t in tools}
+                    samples[t].append(measure(tools[t](), args.runtime, None if null else stat_path))
+            med = {t: {k: statistics.median(s[k] for s in samples[t] if k in s) for k in samples[t][0]} for t in tools}
             results[case[0]] = {"median": med, "samples": samples}
             d, f = med["diskvet"], med["fio"]
             line = (f"{case[0]:<20} diskvet {d['iops']:>11,.0f} IOPS  fio {f['iops']:>11,.0f} IOPS  "
@@ -120,6 +164,10 @@ def main():
             if case[3] == 1 and not null:  # QD1: latency matters
                 line += (f"  p50 {d['p50_ns'] / 1e3:.2f} vs {f['p50_ns'] / 1e3:.2f} us ({d['p50_ns'] / f['p50_ns']:.3f})"
                          f"  p99 {d['p99_ns'] / 1e3:.2f} vs {f['p99_ns'] / 1e3:.2f} us ({d['p99_ns'] / f['p99_ns']:.3f})")
+            if "added_ns" in d and "added_ns" in f:
+                # The tools' own share of each I/O's latency above the kernel's (must be <= fio's).
+                line += (f"  added {d['added_ns'] / 1e3:.2f} vs {f['added_ns'] / 1e3:.2f} us"
+                         f" (kernel {d['kernel_mean_ns'] / 1e3:.2f} / {f['kernel_mean_ns'] / 1e3:.2f} us)")
             if "fio-defaults" in med:
                 line += f"  fio-defaults {med['fio-defaults']['iops']:,.0f}"
             print(line, flush=True)
