@@ -13,6 +13,7 @@
 #include "runner/engine.hpp"
 #include "runner/measurement_json.hpp"
 #include "runner/measurement_text.hpp"
+#include "runner/report_file.hpp"
 
 namespace diskvet::cli {
 
@@ -40,6 +41,7 @@ struct IoOptions {
   std::string spin = "0";
   std::string io_timeout = "30s";
   uint32_t batch_submit = 1;
+  std::string write_iolog;
   std::vector<std::string> destroy;
   bool json = false;
   bool quiet = false;
@@ -151,14 +153,25 @@ int run_io(const IoOptions& o) {
   if (valid->engine == BackendKind::psync && valid->iodepth > 1 && !o.json && !o.quiet)
     std::fprintf(stderr, "diskvet: note: psync is synchronous; each job runs at queue depth 1\n");
 
+  // The iolog's path is checked before any I/O, as a report's is (nothing written through a link or to a device).
+  if (!o.write_iolog.empty())
+    if (auto ok = check_report_path(o.write_iolog); !ok) return fail(ok.error());
+
   install_signal_handlers();
   std::unique_ptr<ProgressLine> progress;
   if (!o.json && !o.quiet && isatty(STDERR_FILENO)) progress = std::make_unique<ProgressLine>();
   RunControl control{&interrupt_flag(), progress.get()};
+  IoLog iolog;
+  if (!o.write_iolog.empty()) control.iolog = &iolog;
   auto m = run_workload(*valid, *target, control);
   progress.reset();
   if (!m) return fail(m.error());
   const std::string& name = target->info().path;
+  if (!o.write_iolog.empty()) {
+    if (auto ok = write_file_atomic(o.write_iolog, render_iolog(iolog, name)); !ok) return fail(ok.error());
+    for (const auto& j : iolog.jobs)
+      if (j.dropped()) std::fprintf(stderr, "diskvet: note: the iolog holds each job's first %zu I/Os only\n", kMaxIoLogRecords);
+  }
   if (o.json) {
     std::string doc = boost::json::serialize(io_document(*m, name));
     std::printf("%s\n", doc.c_str());
@@ -213,6 +226,9 @@ Action register_io(CLI::App& app) {
   io->add_option("--io-timeout,--io_timeout", o->io_timeout,
                  "An I/O out longer is a stall (reported); one out twice as long is given up on and the run ends (exit 3)")
       ->capture_default_str();
+  io->add_option("--write-iolog,--write_iolog", o->write_iolog,
+                 "Write every I/O issued to this file in fio's iolog v3 format, one section per job (for checking; "
+                 "costs 16 bytes of memory per I/O)");
   io->add_option("--destroy-data", o->destroy, "Consent to overwrite: serial, WWN, /dev path or all-unprotected");
   io->add_flag("--json", o->json, "fio-compatible JSON on stdout");
   io->add_flag("--quiet,-q", o->quiet, "No progress line");

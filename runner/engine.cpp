@@ -16,13 +16,26 @@
 #include "runner/backend_psync.hpp"
 #include "runner/backend_uring.hpp"
 #include "runner/interval_latency.hpp"
+#include "runner/iolog.hpp"
 
 namespace diskvet::runner {
 
+__extension__ typedef unsigned __int128 Uint128;  // exact products of 64-bit counts
+
+JobShare job_share(uint64_t blocks, uint32_t numjobs, uint32_t j) {
+  // The first blocks % numjobs jobs take one block more: the shares tile the region exactly.
+  const uint64_t base = blocks / numjobs, extra = blocks % numjobs;
+  return {j * base + std::min<uint64_t>(j, extra), base + (j < extra ? 1 : 0)};
+}
+
 std::vector<JobPlan> plan_jobs(const Workload& w) {
   std::vector<JobPlan> plans;
-  uint64_t blocks = w.size_bytes / w.bs_bytes;
-  uint64_t share = blocks / w.numjobs;
+  const uint64_t blocks = w.size_bytes / w.bs_bytes;
+  const bool split = !is_random(w.rw) || w.verify;
+  // An io limit in whole I/Os, dealt out so the jobs' limits add up to it: in proportion to each
+  // job's share of the region when the jobs split it (a pass of the region is a pass of each share),
+  // evenly when they share it. Every job does at least one I/O (a limit of 0 would mean none).
+  const uint64_t limit_ios = w.io_limit_bytes ? (w.io_limit_bytes + w.bs_bytes - 1) / w.bs_bytes : 0;
   for (uint32_t j = 0; j < w.numjobs; ++j) {
     JobPlan p;
     p.index = j;
@@ -30,16 +43,25 @@ std::vector<JobPlan> plan_jobs(const Workload& w) {
     p.bs_bytes = w.bs_bytes;
     p.depth = w.engine == BackendKind::psync ? 1 : w.iodepth;
     p.read_pct = w.read_pct();
-    if (is_random(w.rw) && !w.verify) {
+    const JobShare share = job_share(blocks, w.numjobs, j);
+    if (split) {
+      p.region_offset_bytes = w.offset_bytes + share.first_block * w.bs_bytes;
+      p.region_blocks = share.blocks;
+    } else {
       p.region_offset_bytes = w.offset_bytes;
       p.region_blocks = blocks;
-    } else {
-      p.region_offset_bytes = w.offset_bytes + j * share * w.bs_bytes;
-      p.region_blocks = share;
     }
     p.rate_iops = w.rate_iops;
     p.batch_submit = std::min(w.iodepth_batch_submit, p.depth);  // 0: with each wait
-    p.io_limit_bytes = w.io_limit_bytes ? (w.io_limit_bytes + w.numjobs - 1) / w.numjobs : 0;
+    if (limit_ios) {
+      // 128-bit products: limit_ios x blocks overflows 64 bits for passes over very large regions.
+      auto upto = [&](uint64_t part, uint64_t whole) {
+        return static_cast<uint64_t>(static_cast<Uint128>(limit_ios) * part / whole);
+      };
+      const uint64_t ios = split ? upto(share.first_block + share.blocks, blocks) - upto(share.first_block, blocks)
+                                 : upto(j + 1, w.numjobs) - upto(j, w.numjobs);
+      p.io_limit_bytes = std::max<uint64_t>(ios, 1) * w.bs_bytes;
+    }
     p.seed = w.seed * 0x9e3779b97f4a7c15 + j + 1;
     p.io_timeout_ns = static_cast<uint64_t>(w.io_timeout_s * 1e9);
     plans.push_back(p);
@@ -57,6 +79,7 @@ struct JobSlot {
   IntervalLatencyReader interval_lat;  // the sampler's: the job's histogram buckets seen last
   std::optional<Error> setup_error;
   unsigned uring_flags = 0;
+  std::unique_ptr<JobIoLog> iolog;  // set when the caller asked for an iolog (RunControl::iolog)
 };
 
 template <IoBackend B>
@@ -79,6 +102,16 @@ void run_started(B& backend, JobSlot& slot, const Timeline& tl, const std::atomi
     }
   }
   run_job(backend, slot.plan, tl, stop, slot.live, slot.result);
+}
+
+// Runs the job on its backend, through a LoggingBackend when the job keeps an iolog (a separate
+// instantiation: the job loop without one is untouched).
+template <IoBackend B>
+void run_maybe_logged(B& backend, JobSlot& slot, const Timeline& tl, const std::atomic<uint64_t>& go, const std::atomic<bool>& stop,
+                      VerifyState* verify) {
+  if (!slot.iolog) return run_started(backend, slot, tl, go, stop, verify);
+  LoggingBackend<B> logged(backend, *slot.iolog);
+  run_started(logged, slot, tl, go, stop, verify);
 }
 
 // A job abandoned with I/Os out leaves its backend behind: the kernel may still write into its
@@ -104,7 +137,7 @@ void job_thread(JobSlot& slot, const Workload& w, const Target& target, const Ti
   if (w.engine == BackendKind::null) {
     NullBackend backend(slot.plan.depth);
     ready.count_down();
-    run_started(backend, slot, tl, go, stop, nullptr);
+    run_maybe_logged(backend, slot, tl, go, stop, nullptr);
     return;
   }
   auto fd = std::make_unique<Result<UniqueFd>>(target.reopen());
@@ -114,7 +147,7 @@ void job_thread(JobSlot& slot, const Workload& w, const Target& target, const Ti
     if (!created) return fail(created.error());
     auto backend = std::make_unique<PsyncBackend>(std::move(*created));
     ready.count_down();
-    run_started(*backend, slot, tl, go, stop, verify);
+    run_maybe_logged(*backend, slot, tl, go, stop, verify);
     leave_behind_if_abandoned(backend, slot);
     if (slot.result.abandoned) static_cast<void>(fd.release());
     return;
@@ -124,7 +157,7 @@ void job_thread(JobSlot& slot, const Workload& w, const Target& target, const Ti
   auto backend = std::make_unique<UringBackend>(std::move(*created));
   slot.uring_flags = backend->setup_flags();
   ready.count_down();
-  run_started(*backend, slot, tl, go, stop, verify);
+  run_maybe_logged(*backend, slot, tl, go, stop, verify);
   leave_behind_if_abandoned(backend, slot);
   if (slot.result.abandoned) static_cast<void>(fd.release());
 }
@@ -261,6 +294,7 @@ Result<Measurement> run_workload(const Workload& asked, const Target& target, Ru
     jobs.back()->plan = p;
     jobs.back()->watch = std::make_unique<SlotWatch[]>(p.depth);
     jobs.back()->live.watch = jobs.back()->watch.get();
+    if (control.iolog) jobs.back()->iolog = std::make_unique<JobIoLog>();
   }
   install_wake_signal();
   // The jobs stop when the caller says so or when setup fails; one flag they all poll.
@@ -357,6 +391,13 @@ Result<Measurement> run_workload(const Workload& asked, const Target& target, Ru
     }
   }
   if (setup_error) return *setup_error;
+  if (control.iolog) {
+    control.iolog->start_ns = tl.start_ns;
+    control.iolog->bs_bytes = w.bs_bytes;
+    control.iolog->jobs.clear();
+    for (size_t i = 0; i < jobs.size(); ++i)
+      if (joined[i]) control.iolog->jobs.push_back(std::move(*jobs[i]->iolog));  // one left behind may still write its own
+  }
 
   // The final, usually partial, interval up to the end of the window.
   uint64_t last_finish = tl.ramp_end_ns;

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "common/error.hpp"
+#include "runner/iolog.hpp"
 #include "runner/job_loop.hpp"
 #include "runner/measurement.hpp"
 #include "runner/target.hpp"
@@ -27,10 +28,23 @@ struct RunControl {
   EngineObserver* observer = nullptr;
   // Required for a verifying workload: the device's block generations, kept across workloads.
   VerifyState* verify = nullptr;
+  // When set, every I/O each job issues is recorded and handed back here after the run
+  // (`diskvet io --write_iolog`; runner/iolog.hpp).
+  IoLog* iolog = nullptr;
 };
 
-// Splits a validated workload into per-job plans: random jobs share the region, sequential jobs
-// get consecutive equal shares of it; psync runs at an effective depth of 1.
+// One job's consecutive share of a region of `blocks` blocks split over `numjobs` jobs: the shares
+// tile the region exactly (the first blocks % numjobs jobs take one block more), so a pass of every
+// share is one pass of every block.
+struct JobShare {
+  uint64_t first_block = 0;
+  uint64_t blocks = 0;
+};
+JobShare job_share(uint64_t blocks, uint32_t numjobs, uint32_t job);
+
+// Splits a validated workload into per-job plans: random jobs share the region, sequential and
+// verifying jobs get consecutive shares of it (job_share); an io limit is dealt out so the jobs'
+// limits add up to it; psync runs at an effective depth of 1.
 std::vector<JobPlan> plan_jobs(const Workload& w);
 
 // Runs the workload. The Workload must have passed validate() against this target.

@@ -6,58 +6,45 @@
 
 namespace diskvet::runner {
 
+namespace {
+// Adds the next interval `n` to `m`, which ends where `n` starts.
+void merge_into(IntervalSample& m, const IntervalSample& n) {
+  m.dur_s += n.dur_s;
+  for (size_t d = 0; d < kDirections; ++d) {
+    m.ios[d] += n.ios[d];
+    m.bytes[d] += n.bytes[d];
+    m.lat_sum_ns[d] += n.lat_sum_ns[d];
+    m.lat_samples[d] += n.lat_samples[d];
+    // The pair's exact p99 is gone with its buckets: the larger one bounds it from above.
+    m.lat_p99_ns[d] = std::max(m.lat_p99_ns[d], n.lat_p99_ns[d]);
+  }
+  m.total_lat_p99_ns = std::max(m.total_lat_p99_ns, n.total_lat_p99_ns);
+}
+}  // namespace
+
 void IntervalSeries::push(const IntervalSample& s) {
+  // The statistics first, from the interval as measured: decimation never touches them.
+  if (pushed_++ == 0) nominal_dur_s_ = s.dur_s;
+  if (s.dur_s >= 0.9 * nominal_dur_s_)
+    for (size_t d = 0; d < kDirections; ++d) iops_[d].add(s.iops(Direction(d)));
+  // Then the kept samples, each holding merge_factor_ intervals (the last one may still be filling).
+  if (!samples_.empty() && last_fill_ < merge_factor_) {
+    merge_into(samples_.back(), s);
+    ++last_fill_;
+    return;
+  }
   if (samples_.size() == kMaxSamples) {
     std::vector<IntervalSample> halved;
     halved.reserve(kMaxSamples);
     for (size_t i = 0; i + 1 < samples_.size(); i += 2) {
-      IntervalSample m = samples_[i];
-      const IntervalSample& n = samples_[i + 1];
-      m.dur_s += n.dur_s;
-      for (size_t d = 0; d < kDirections; ++d) {
-        m.ios[d] += n.ios[d];
-        m.bytes[d] += n.bytes[d];
-        m.lat_sum_ns[d] += n.lat_sum_ns[d];
-        m.lat_samples[d] += n.lat_samples[d];
-        // The pair's exact p99 is gone with its buckets: the larger one bounds it from above.
-        m.lat_p99_ns[d] = std::max(m.lat_p99_ns[d], n.lat_p99_ns[d]);
-      }
-      m.total_lat_p99_ns = std::max(m.total_lat_p99_ns, n.total_lat_p99_ns);
-      halved.push_back(m);
+      halved.push_back(samples_[i]);
+      merge_into(halved.back(), samples_[i + 1]);
     }
     samples_ = std::move(halved);
+    merge_factor_ *= 2;
   }
   samples_.push_back(s);
-}
-
-namespace {
-// Full intervals only: the last one is usually short and would skew the deviation.
-template <typename F>
-void for_full_intervals(const IntervalSeries& series, F&& f) {
-  const auto& s = series.samples();
-  if (s.empty()) return;
-  double nominal = s.front().dur_s;
-  for (const auto& x : s)
-    if (x.dur_s >= 0.9 * nominal || s.size() == 1) f(x);
-}
-}  // namespace
-
-double Measurement::iops_mean_over_intervals(Direction d) const {
-  double sum = 0;
-  size_t n = 0;
-  for_full_intervals(intervals, [&](const IntervalSample& x) { sum += x.iops(d), ++n; });
-  return n ? sum / static_cast<double>(n) : 0;
-}
-
-double Measurement::iops_stddev(Direction d) const {
-  double mean = iops_mean_over_intervals(d);
-  double sq = 0;
-  size_t n = 0;
-  for_full_intervals(intervals, [&](const IntervalSample& x) {
-    double dv = x.iops(d) - mean;
-    sq += dv * dv, ++n;
-  });
-  return n > 1 ? std::sqrt(sq / static_cast<double>(n)) : 0;
+  last_fill_ = 1;
 }
 
 double Measurement::ios_per_syscall() const {

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "runner/histogram.hpp"
+#include "runner/running_stats.hpp"
 #include "runner/verify_state.hpp"
 #include "runner/workload.hpp"
 
@@ -48,8 +49,13 @@ struct IntervalSample {
   }
 };
 
-// A bounded series: past kMaxSamples, neighbouring samples are merged pairwise (the resolution
-// halves), so memory stays flat however long a run lasts.
+// The interval series. Statistics of per-interval IOPS are exact running statistics over every
+// full interval pushed, however many (a full interval lasts at least 0.9 of the first one's length:
+// the last, usually short, one is left out as it would skew the deviation). The samples kept for
+// plots and slowdown scans are bounded: past kMaxSamples, neighbouring samples are merged pairwise
+// and later intervals are gathered by as many (the resolution halves, evenly over the run), so
+// memory stays flat however long a run lasts; each kept sample holds merge_factor() intervals
+// (the last one may hold fewer).
 class IntervalSeries {
  public:
   static constexpr size_t kMaxSamples = 1 << 16;
@@ -57,9 +63,18 @@ class IntervalSeries {
   const std::vector<IntervalSample>& samples() const { return samples_; }
   bool empty() const { return samples_.empty(); }
   size_t size() const { return samples_.size(); }
+  // Per-interval IOPS of one direction over every full interval pushed (never decimated).
+  const RunningStats& iops_stats(Direction d) const { return iops_[size_t(d)]; }
+  uint64_t pushed() const { return pushed_; }
+  uint64_t merge_factor() const { return merge_factor_; }
 
  private:
   std::vector<IntervalSample> samples_;
+  std::array<RunningStats, kDirections> iops_{};
+  double nominal_dur_s_ = 0;  // the first interval's length: what a full interval lasts
+  uint64_t pushed_ = 0;
+  uint64_t merge_factor_ = 1;
+  uint64_t last_fill_ = 0;  // intervals in the last kept sample
 };
 
 struct IoError {
@@ -113,9 +128,9 @@ struct Measurement {
   double iops(Direction d) const { return elapsed_s > 0 ? static_cast<double>(of(d).ios) / elapsed_s : 0; }
   double total_iops() const { return elapsed_s > 0 ? static_cast<double>(total_ios()) / elapsed_s : 0; }
   double bw_bytes_per_s(Direction d) const { return elapsed_s > 0 ? static_cast<double>(of(d).bytes) / elapsed_s : 0; }
-  // Population stddev of per-interval IOPS (full intervals only), fio's iops_stddev.
-  double iops_stddev(Direction d) const;
-  double iops_mean_over_intervals(Direction d) const;
+  // Population stddev of per-interval IOPS over every full interval, fio's iops_stddev.
+  double iops_stddev(Direction d) const { return intervals.iops_stats(d).stddev(); }
+  double iops_mean_over_intervals(Direction d) const { return intervals.iops_stats(d).mean; }
   double ios_per_syscall() const;
   double cpu_ns_per_io() const;
   // Little's law: IOPS x mean latency = mean outstanding I/Os.

@@ -44,18 +44,14 @@ json::object direction_json(const Measurement& m, Direction d) {
   o["runtime"] = static_cast<uint64_t>(std::llround(m.elapsed_s * 1000));
   o["total_ios"] = r.ios;
   o["lat_ns"] = lat_json(r.lat);
-  double mn = std::numeric_limits<double>::max(), mx = 0;
-  size_t n = 0;
-  for (const auto& s : m.intervals.samples()) {
-    mn = std::min(mn, s.iops(d));
-    mx = std::max(mx, s.iops(d));
-    ++n;
-  }
-  o["iops_min"] = n ? mn : 0.0;
-  o["iops_max"] = mx;
-  o["iops_mean"] = m.iops_mean_over_intervals(d);
-  o["iops_stddev"] = m.iops_stddev(d);
-  o["iops_samples"] = n;
+  // Exact over every full interval of the run, however long (IntervalSeries), not over the kept
+  // (possibly merged) plot samples.
+  const RunningStats& st = m.intervals.iops_stats(d);
+  o["iops_min"] = st.min_or_0();
+  o["iops_max"] = st.max_or_0();
+  o["iops_mean"] = st.mean;
+  o["iops_stddev"] = st.stddev();
+  o["iops_samples"] = st.count;
   return o;
 }
 
@@ -140,6 +136,10 @@ json::object job_json(const Measurement& m, std::string_view jobname, std::strin
   job["interrupted"] = m.interrupted;
   job["interval_s"] = w.interval_s;
   job["intervals"] = json::value_from(m.intervals.samples());
+  // Past 65,536 samples the plot series is decimated: each sample then holds this many intervals
+  // (iops_min/max/mean/stddev above count every interval regardless).
+  job["intervals_merged"] = m.intervals.merge_factor();
+  job["intervals_measured"] = m.intervals.pushed();
   return job;
 }
 

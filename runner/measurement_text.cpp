@@ -19,7 +19,7 @@ std::string render_text(const Measurement& m, const std::string& filename) {
     if (r.ios == 0) continue;
     const LatencyHistogram& h = r.lat;
     out += fmt::format("  {:<5}: IOPS={} (stddev {} over {} intervals), BW={}/s, {} in {} I/Os\n", to_string(d),
-                       format_count(m.iops(d)), format_count(m.iops_stddev(d)), m.intervals.size(),
+                       format_count(m.iops(d)), format_count(m.iops_stddev(d)), m.intervals.iops_stats(d).count,
                        format_bytes(static_cast<uint64_t>(m.bw_bytes_per_s(d))), format_bytes(r.bytes), r.ios);
     out += fmt::format("    lat (total): min={} mean={} max={} stddev={}\n", format_ns(static_cast<double>(h.min_ns())),
                        format_ns(h.mean_ns()), format_ns(static_cast<double>(h.max_ns())), format_ns(h.stddev_ns()));

@@ -10,6 +10,8 @@
 
 namespace diskvet::runner {
 
+__extension__ typedef unsigned __int128 Uint128;  // exact products of 64-bit counts
+
 std::string_view to_string(Pattern p) {
   switch (p) {
     case Pattern::read: return "read";
@@ -100,32 +102,56 @@ Result<Workload> validate(Workload w, uint64_t target_size, uint32_t lbs) {
   if (blocks == 0) return usage_error("--size", fmt::format("region of {} bytes holds no block of {} bytes", w.size_bytes, w.bs_bytes));
   if (!is_random(w.rw) && blocks < w.numjobs)
     return usage_error("--numjobs", fmt::format("sequential region of {} blocks cannot be split over {} jobs", blocks, w.numjobs));
+  // Verifying jobs own disjoint shares (one I/O per block at a time, one generation each): with fewer
+  // blocks than jobs some share would be empty, and jobs would race on one block.
+  if (w.verify && blocks < w.numjobs)
+    return usage_error("numjobs", fmt::format("a verifying workload's region of {} blocks of {} bytes cannot give each of {} jobs a block of its own",
+                                              blocks, w.bs_bytes, w.numjobs),
+                       fmt::format("use at most {} jobs, or a larger region or smaller bs", blocks));
   w.size_bytes = blocks * w.bs_bytes;  // whole blocks only
   return w;
 }
 
 std::string fio_command_line(const Workload& w, std::string_view filename) {
-  std::string cmd = fmt::format("fio --name=diskvet --filename={} --direct=1 --ioengine={} --rw={} --bs={} --iodepth={} --numjobs={}",
-                                filename, w.engine == BackendKind::io_uring ? "io_uring" : (w.engine == BackendKind::psync ? "psync" : "null"),
-                                to_string(w.rw), w.bs_bytes, w.iodepth, w.numjobs);
+  // Jobs that each own a share of the region (as plan_jobs splits them): global options first,
+  // their job definitions at the end (see below).
+  const bool split = w.numjobs > 1 && (!is_random(w.rw) || w.verify);
+  std::string cmd = split ? std::string("fio") : fmt::format("fio --name=diskvet --numjobs={}", w.numjobs);
+  cmd += fmt::format(" --filename={} --direct=1 --ioengine={} --rw={} --bs={} --iodepth={}", filename,
+                     w.engine == BackendKind::io_uring ? "io_uring" : (w.engine == BackendKind::psync ? "psync" : "null"), to_string(w.rw),
+                     w.bs_bytes, w.iodepth);
   if (w.engine == BackendKind::io_uring) cmd += " --fixedbufs --registerfiles";
   if (reads(w.rw) && writes(w.rw)) cmd += fmt::format(" --rwmixread={}", w.rwmixread_pct);
-  if (w.offset_bytes) cmd += fmt::format(" --offset={}", w.offset_bytes);
-  // Jobs that each own a share of the region (as plan_jobs splits them): fio's size is per job.
-  const bool split = w.numjobs > 1 && (!is_random(w.rw) || w.verify);
-  if (split) cmd += fmt::format(" --size={} --offset_increment={}", w.size_bytes / w.numjobs, w.size_bytes / w.numjobs);
-  else if (w.size_bytes) cmd += fmt::format(" --size={}", w.size_bytes);
+  if (!split && w.offset_bytes) cmd += fmt::format(" --offset={}", w.offset_bytes);
+  if (!split && w.size_bytes) cmd += fmt::format(" --size={}", w.size_bytes);
   if (w.rate_iops) cmd += fmt::format(" --rate_iops={}", w.rate_iops);
   if (w.iodepth_batch_submit != 1)
     cmd += fmt::format(" --iodepth_batch_submit={}", w.iodepth_batch_submit ? w.iodepth_batch_submit : w.iodepth);
-  if (w.io_limit_bytes) cmd += fmt::format(" --io_size={}", w.io_limit_bytes / w.numjobs);
-  else cmd += fmt::format(" --time_based --runtime={}", w.runtime_s);
+  if (w.io_limit_bytes && !split) cmd += fmt::format(" --io_size={}", w.io_limit_bytes / w.numjobs);
+  if (!w.io_limit_bytes) cmd += fmt::format(" --time_based --runtime={}", w.runtime_s);
   if (w.ramp_s > 0) cmd += fmt::format(" --ramp_time={}", w.ramp_s);
   if (!w.cpus.empty()) cmd += fmt::format(" --cpus_allowed={} --cpus_allowed_policy={}", w.cpus.to_string(), to_string(w.cpus_policy));
   // fio's nearest verification: crc32c blocks, checked after writing (and behind, for mixed load).
   if (w.verify && writes(w.rw)) cmd += reads(w.rw) ? fmt::format(" --verify=crc32c --verify_backlog={}", w.iodepth) : " --verify=crc32c --do_verify=0";
   if (w.verify && !writes(w.rw)) cmd += " --verify=crc32c --verify_only";
   cmd += " --group_reporting --output-format=json";
+  if (split) {
+    // Jobs that each own a consecutive share of the region, as plan_jobs splits it: the first
+    // blocks % numjobs jobs one block more. fio's size and offset_increment are one per job
+    // definition, so the longer and the shorter shares are two job definitions after the global
+    // options (one when the blocks divide evenly), reported as one group; each covers its blocks
+    // once per pass, and an io limit is dealt out in proportion to the shares.
+    const uint64_t blocks = w.size_bytes / w.bs_bytes, base = blocks / w.numjobs, extra = blocks % w.numjobs;
+    const uint64_t limit_ios = w.io_limit_bytes ? (w.io_limit_bytes + w.bs_bytes - 1) / w.bs_bytes : 0;
+    auto group = [&](uint64_t jobs, uint64_t first_block, uint64_t share_blocks, std::string_view name) {
+      if (jobs == 0) return;
+      cmd += fmt::format(" --name={} --numjobs={} --offset={} --size={} --offset_increment={}", name, jobs,
+                         w.offset_bytes + first_block * w.bs_bytes, share_blocks * w.bs_bytes, share_blocks * w.bs_bytes);
+      if (limit_ios) cmd += fmt::format(" --io_size={}", std::max<uint64_t>(1, static_cast<uint64_t>(static_cast<Uint128>(limit_ios) * share_blocks / blocks)) * w.bs_bytes);
+    };
+    group(extra, 0, base + 1, "diskvet");
+    group(w.numjobs - extra, extra * (base + 1), base, extra ? "diskvet-rest" : "diskvet");
+  }
   return cmd;
 }
 

@@ -3,6 +3,7 @@
 
 #include <gtest/gtest.h>
 
+#include <map>
 #include <set>
 
 #include "recording_backend.hpp"
@@ -176,6 +177,65 @@ TEST(PlanJobs, SequentialJobsSplitTheRegionRandomJobsShareIt) {
     EXPECT_EQ(p.read_pct, 70u);
   }
   EXPECT_NE(plans[0].seed, plans[1].seed);
+}
+
+// Runs every job of a plan to its io limit on its own recording backend (the engine's jobs without
+// threads) and counts the writes each block of the region received.
+std::map<uint64_t, int> writes_per_block(const Workload& w) {
+  std::map<uint64_t, int> hits;
+  for (const auto& plan : plan_jobs(w)) {
+    EXPECT_GT(plan.io_limit_bytes, 0u);
+    JobRun r = run_limited(plan, plan.io_limit_bytes / plan.bs_bytes);
+    for (const auto& io : r.backend.ios) ++hits[(io.offset - w.offset_bytes) / w.bs_bytes];
+  }
+  return hits;
+}
+
+TEST(PlanJobs, APassOfSequentialJobsWritesEveryBlockExactlyOnce) {
+  Workload w;
+  w.rw = Pattern::write;
+  w.bs_bytes = 4096;
+  w.numjobs = 3;
+  w.offset_bytes = 8192;
+  w.size_bytes = 10 * 4096;
+  w.io_limit_bytes = w.size_bytes;  // one pass, as a suite's passes: 1
+  auto hits = writes_per_block(w);
+  ASSERT_EQ(hits.size(), 10u) << "a block of the region was never written";
+  for (const auto& [block, n] : hits) EXPECT_EQ(n, 1) << "block " << block;
+  EXPECT_EQ(hits.rbegin()->first, 9u);
+
+  // Two passes of 1000 blocks over 7 jobs (1000 % 7 = 6): every block exactly twice.
+  w.numjobs = 7;
+  w.size_bytes = 1000 * 4096;
+  w.io_limit_bytes = 2 * w.size_bytes;
+  hits = writes_per_block(w);
+  ASSERT_EQ(hits.size(), 1000u);
+  for (const auto& [block, n] : hits) EXPECT_EQ(n, 2) << "block " << block;
+}
+
+TEST(PlanJobs, SharesTileTheRegionAndTheLongerOnesComeFirst) {
+  Workload w;
+  w.rw = Pattern::read;
+  w.numjobs = 3;
+  w.size_bytes = 10 * 4096;
+  auto plans = plan_jobs(w);
+  ASSERT_EQ(plans.size(), 3u);
+  EXPECT_EQ(plans[0].region_blocks, 4u);
+  EXPECT_EQ(plans[1].region_blocks, 3u);
+  EXPECT_EQ(plans[2].region_blocks, 3u);
+  EXPECT_EQ(plans[1].region_offset_bytes, 4 * 4096u);
+  EXPECT_EQ(plans[2].region_offset_bytes, 7 * 4096u);
+}
+
+TEST(PlanJobs, AnIoLimitOfSharedRegionJobsAddsUpToTheLimit) {
+  Workload w;
+  w.rw = Pattern::randwrite;
+  w.numjobs = 3;
+  w.size_bytes = 100 * 4096;
+  w.io_limit_bytes = 10 * 4096;
+  uint64_t total = 0;
+  for (const auto& p : plan_jobs(w)) total += p.io_limit_bytes;
+  EXPECT_EQ(total, w.io_limit_bytes);  // was 3 x ceil(10/3) = 12 I/Os
 }
 
 TEST(PlanJobs, PsyncRunsAtDepthOne) {

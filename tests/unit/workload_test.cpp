@@ -151,10 +151,47 @@ TEST(Workload, FioCommandLineGivesSplitSequentialJobsTheirShareEach) {
   w.numjobs = 4;
   w.size_bytes = 4096 * 100;
   std::string cmd = fio_command_line(w, "/dev/sdx");
-  EXPECT_NE(cmd.find("--size=102400 --offset_increment=102400"), std::string::npos) << cmd;
+  EXPECT_NE(cmd.find("--name=diskvet --numjobs=4 --offset=0 --size=102400 --offset_increment=102400"), std::string::npos) << cmd;
   EXPECT_EQ(cmd.find("--size=409600"), std::string::npos) << cmd;
+  EXPECT_EQ(cmd.find("diskvet-rest"), std::string::npos) << cmd;
   w.rw = Pattern::randread;
   cmd = fio_command_line(w, "/dev/sdx");
   EXPECT_NE(cmd.find("--size=409600"), std::string::npos) << cmd;
   EXPECT_EQ(cmd.find("offset_increment"), std::string::npos) << cmd;
+}
+
+TEST(Workload, FioCommandLineCoversTheTailOfAnUnevenSplitWithASecondJobDefinition) {
+  // 10 blocks over 3 jobs, as plan_jobs splits them: one job of 4 blocks, then two of 3.
+  Workload w;
+  w.rw = Pattern::write;
+  w.numjobs = 3;
+  w.offset_bytes = 8192;
+  w.size_bytes = 4096 * 10;
+  w.io_limit_bytes = w.size_bytes;
+  std::string cmd = fio_command_line(w, "/dev/sdx");
+  EXPECT_NE(cmd.find("--name=diskvet --numjobs=1 --offset=8192 --size=16384 --offset_increment=16384 --io_size=16384"), std::string::npos)
+      << cmd;
+  EXPECT_NE(cmd.find("--name=diskvet-rest --numjobs=2 --offset=24576 --size=12288 --offset_increment=12288 --io_size=12288"),
+            std::string::npos)
+      << cmd;
+  // Global options come before the first job definition, so both definitions take them.
+  EXPECT_LT(cmd.find("--rw=write"), cmd.find("--name="));
+  EXPECT_LT(cmd.find("--group_reporting"), cmd.find("--name="));
+}
+
+TEST(Workload, VerifyingRandomWorkloadWithFewerBlocksThanJobsIsRefused) {
+  Workload w;
+  w.rw = Pattern::randrw;
+  w.verify = true;
+  w.numjobs = 4;
+  w.size_bytes = 3 * 4096;
+  auto r = validate(w, 1 << 20, 512);
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.error().subject, "numjobs");
+  EXPECT_NE(r.error().what.find("3 blocks"), std::string::npos) << r.error().what;
+  w.size_bytes = 4 * 4096;
+  EXPECT_TRUE(validate(w, 1 << 20, 512).ok());
+  w.verify = false;  // jobs that do not verify may share a small region
+  w.size_bytes = 3 * 4096;
+  EXPECT_TRUE(validate(w, 1 << 20, 512).ok());
 }
