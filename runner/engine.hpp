@@ -27,7 +27,14 @@ struct RunControl {
   EngineObserver* observer = nullptr;
   // Required for a verifying workload: the device's block generations, kept across workloads.
   VerifyState* verify = nullptr;
+  // The process's interrupt flag (SIGINT/SIGTERM), when the caller's `stop` is its own early-stop
+  // rule: looked at as often as `stop`, and a run it ends is marked interrupted.
+  const std::atomic<bool>* interrupt = nullptr;
 };
+
+// How often the engine's sampler looks at the stop flags and the I/Os in flight: a signal ends a
+// run within this plus the time the I/Os already out take to complete (DESIGN.md: 100 ms).
+inline constexpr uint64_t kEnginePollNs = 20'000'000;
 
 // Splits a validated workload into per-job plans: random jobs share the region, sequential jobs
 // get consecutive equal shares of it; psync runs at an effective depth of 1.
