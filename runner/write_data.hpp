@@ -53,12 +53,16 @@ class WriteData {
     auto* out = reinterpret_cast<uint64_t*>(buf);
     const uint64_t* pool = pool_.data();
     constexpr uint32_t chunk_words = kCompressChunkBytes / 8;
+    // The stream as an induction (x += kStep), not s + i * kStep: SSE2 has no 64-bit multiply, and
+    // with one the loop stays scalar (5 GB/s here against 20+ vectorised).
     if (random_words_ == chunk_words) {
-      for (size_t i = 0; i < words_; ++i) out[i] = pool[i] ^ (s + i * kStep);
+      uint64_t x = s;
+      for (size_t i = 0; i < words_; ++i, x += kStep) out[i] = pool[i] ^ x;
       return;
     }
     for (size_t c = 0; c < words_; c += chunk_words) {
-      for (size_t i = c; i < c + random_words_; ++i) out[i] = pool[i] ^ (s + i * kStep);
+      uint64_t x = s + c * kStep;
+      for (size_t i = c; i < c + random_words_; ++i, x += kStep) out[i] = pool[i] ^ x;
       for (size_t i = c + random_words_; i < c + chunk_words; ++i) out[i] = 0;
     }
   }
