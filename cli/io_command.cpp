@@ -32,7 +32,9 @@ struct IoOptions {
   uint32_t rwmixread = 50;
   std::string size;
   std::string offset = "0";
-  uint64_t rate_iops = 0;
+  std::string rate_iops = "0";
+  uint32_t compress_pct = 0;
+  uint32_t dedupe_pct = 0;
   std::string io_size;
   std::string engine = "io_uring";
   std::string interval = "1s";
@@ -106,7 +108,10 @@ Result<Workload> to_workload(const IoOptions& o) {
     if (!io_size || *io_size == 0) return usage_error("--io-size", fmt::format("'{}' is not a size", o.io_size), "e.g. 2g");
     w.io_limit_bytes = *io_size;
   }
-  w.rate_iops = o.rate_iops;
+  auto rate = parse_rate_iops(o.rate_iops);
+  if (!rate) return usage_error("--rate-iops", fmt::format("'{}' is not fio's rate_iops", o.rate_iops), "a number (each direction) or READS,WRITES, e.g. 1000 or 800,200");
+  w.rate_iops = *rate;
+  w.data = DataPattern{o.compress_pct, o.dedupe_pct};
   w.iodepth_batch_submit = o.batch_submit;
   if (!o.cpus_allowed.empty()) {
     auto cpus = CpuSet::parse(o.cpus_allowed);
@@ -194,6 +199,8 @@ Action register_io(CLI::App& app) {
       "  diskvet io --filename scratch.img --size 1g --rw randrw --rwmixread 70 --bs 8k --iodepth 16 --json\n"
       "  diskvet io --engine null --rw randread --iodepth 32      (the tool's own cost per I/O)\n"
       "Latency is total latency: from just before submission to the reaped completion (fio's 'lat').\n"
+      "Every write carries data no other write carries (fio's refill_buffers), so a device that compresses or\n"
+      "deduplicates cannot flatter the numbers; --buffer-compress-percentage and --dedupe-percentage ask for less.\n"
       "Writing to a block device destroys its data and needs --destroy-data naming it (serial, WWN, /dev\n"
       "path, or all-unprotected). A device with a partition table or a filesystem/RAID/LVM signature is\n"
       "written only when --destroy-data names its serial or WWN. Mounted, held (LVM/MD/dm), swap, root,\n"
@@ -213,7 +220,16 @@ Action register_io(CLI::App& app) {
   io->add_option("--rwmixread", o->rwmixread, "Percentage of reads for rw/randrw")->capture_default_str();
   io->add_option("--size", o->size, "Length of the region (default: to the end of the target)");
   io->add_option("--offset", o->offset, "Start of the region")->capture_default_str();
-  io->add_option("--rate-iops,--rate_iops", o->rate_iops, "Cap per job in IOPS (0: none)")->capture_default_str();
+  io->add_option("--rate-iops,--rate_iops", o->rate_iops,
+                 "Cap per job and direction, fio's R[,W]: 1000 caps reads and writes at 1000 IOPS each, 800,200 reads at 800 and "
+                 "writes at 200, ,200 writes only (0: none)")
+      ->capture_default_str();
+  io->add_option("--buffer-compress-percentage,--buffer_compress_percentage", o->compress_pct,
+                 "Write data that compresses by this much (that share of every 512 bytes is zeros); default 0: incompressible")
+      ->capture_default_str();
+  io->add_option("--dedupe-percentage,--dedupe_percentage", o->dedupe_pct,
+                 "This share of writes repeats an earlier write's data; default 0: every write unique")
+      ->capture_default_str();
   io->add_option("--io-size,--io_size", o->io_size, "Stop after this many bytes in total (default: time-based)");
   io->add_option("--engine,--ioengine", o->engine, "io_uring | psync | null")->capture_default_str();
   io->add_option("--interval", o->interval, "Interval series resolution")->capture_default_str();

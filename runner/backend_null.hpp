@@ -1,5 +1,6 @@
-// The null backend: every I/O completes at once and touches nothing. It measures the tool's own
-// cost per I/O, like fio's null ioengine.
+// The null backend: every I/O completes at once and moves nothing. It measures the tool's own
+// cost per I/O, like fio's null ioengine; write workloads get buffers, so that cost includes
+// making each write's data.
 #pragma once
 
 #include <vector>
@@ -10,7 +11,12 @@ namespace diskvet::runner {
 
 class NullBackend {
  public:
-  explicit NullBackend(uint32_t depth) : done_(depth) {}
+  // bs_bytes 0: no buffers (reads only).
+  explicit NullBackend(uint32_t depth, uint32_t bs_bytes = 0, uint64_t seed = 1) : done_(depth) {
+    if (bs_bytes)
+      if (auto pool = BufferPool::create(depth, bs_bytes, seed)) buffers_ = std::move(*pool);
+  }
+  std::byte* buffer(uint32_t slot) const { return buffers_.slot(slot); }
 
   void stage(uint32_t slot, Direction, uint64_t, uint32_t len) { done_[staged_++] = {slot, static_cast<int32_t>(len)}; }
   int submit_and_wait(unsigned) {
@@ -31,6 +37,7 @@ class NullBackend {
 
  private:
   std::vector<Completion> done_;
+  BufferPool buffers_;
   uint32_t staged_ = 0;
   uint32_t ready_ = 0;
 };

@@ -52,6 +52,7 @@ std::vector<JobPlan> plan_jobs(const Workload& w) {
       p.region_blocks = blocks;
     }
     p.rate_iops = w.rate_iops;
+    p.data = w.data;
     p.batch_submit = std::min(w.iodepth_batch_submit, p.depth);  // 0: with each wait
     if (limit_ios) {
       // 128-bit products: limit_ios x blocks overflows 64 bits for passes over very large regions.
@@ -135,7 +136,7 @@ void job_thread(JobSlot& slot, const Workload& w, const Target& target, const Ti
     return fail(system_error("--cpus-allowed", fmt::format("cannot place job {} on CPUs {}", slot.plan.index, placement.to_string()),
                              -rc, "choose CPUs this process may use (taskset -p $$ shows them)"));
   if (w.engine == BackendKind::null) {
-    NullBackend backend(slot.plan.depth);
+    NullBackend backend(slot.plan.depth, slot.plan.read_pct == 100 ? 0 : slot.plan.bs_bytes, slot.plan.seed);
     ready.count_down();
     run_maybe_logged(backend, slot, tl, go, stop, nullptr);
     return;
@@ -274,6 +275,7 @@ Result<Measurement> run_workload(const Workload& asked, const Target& target, Ru
   // thread) off the CPU it needs: there the job sleeps, and the measurement's options say so.
   if (w.spin_us && (w.cpus.empty() ? CpuSet::allowed_now() : w.cpus).cpus.size() < 2) w.spin_us = 0;
   const std::atomic<bool>& caller_stop = control.stop ? *control.stop : never;
+  const std::atomic<bool>& interrupt = control.interrupt ? *control.interrupt : never;
   if (writes(w.rw) && !target.writable() && w.engine != BackendKind::null)
     return safety_error(target.info().path, "opened read-only, cannot run a write workload");
   VerifyState* verify = w.verify ? control.verify : nullptr;
@@ -334,11 +336,12 @@ Result<Measurement> run_workload(const Workload& asked, const Target& target, Ru
   const uint64_t deadline_ns = timeout_ns + static_cast<uint64_t>(w.io_grace_s * 1e9);
   uint64_t abandoned_at = 0;
   while (!all_done(jobs)) {
-    // Wake at the next interval boundary, but look at the stop flag and the in-flight I/Os every 50 ms.
-    uint64_t soon = now_ns() + 50'000'000;
+    // Wake at the next interval boundary, but look at the stop flags and the in-flight I/Os every
+    // kEnginePollNs; once stopping, far more often, so the run ends as soon as the jobs have left.
+    uint64_t soon = now_ns() + (stop.load(std::memory_order_relaxed) ? kEnginePollNs / 10 : kEnginePollNs);
     uint64_t wake = std::min<uint64_t>({next_t, tl.end_ns > now_ns() ? tl.end_ns : soon, soon});
     clock.sleep_until_ns(wake);
-    if (caller_stop.load(std::memory_order_relaxed) && !stop.load()) {
+    if ((caller_stop.load(std::memory_order_relaxed) || interrupt.load(std::memory_order_relaxed)) && !stop.load()) {
       stop.store(true);
       interrupted = true;
     }

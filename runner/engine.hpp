@@ -31,7 +31,14 @@ struct RunControl {
   // When set, every I/O each job issues is recorded and handed back here after the run
   // (`diskvet io --write_iolog`; runner/iolog.hpp).
   IoLog* iolog = nullptr;
+  // The process's interrupt flag (SIGINT/SIGTERM), when the caller's `stop` is its own early-stop
+  // rule: looked at as often as `stop`, and a run it ends is marked interrupted.
+  const std::atomic<bool>* interrupt = nullptr;
 };
+
+// How often the engine's sampler looks at the stop flags and the I/Os in flight: a signal ends a
+// run within this plus the time the I/Os already out take to complete (DESIGN.md: 100 ms).
+inline constexpr uint64_t kEnginePollNs = 20'000'000;
 
 // One job's consecutive share of a region of `blocks` blocks split over `numjobs` jobs: the shares
 // tile the region exactly (the first blocks % numjobs jobs take one block more), so a pass of every

@@ -1,19 +1,26 @@
 // The hot loop of one job: keep `depth` I/Os in flight on one backend, stamp time once per submit
 // (batch) and once per reap batch, and count only what completes inside the measured window.
 // Nothing here allocates, locks or makes a syscall beyond the backend's submit and submit-and-wait.
+// An I/O's latency starts immediately before the submit that carries it, after its buffer was
+// filled (and checksummed), and ends at the reap, before any completion work (DESIGN.md "Engine").
 #pragma once
 
 #include <sched.h>
 #include <sys/resource.h>
 
+#include <algorithm>
+#include <array>
 #include <atomic>
+#include <optional>
 #include <vector>
 
 #include "runner/backend.hpp"
 #include "runner/clock.hpp"
 #include "runner/measurement.hpp"
+#include "runner/rate_limit.hpp"
 #include "runner/rng.hpp"
 #include "runner/verify_job.hpp"
+#include "runner/write_data.hpp"
 
 namespace diskvet::runner {
 
@@ -26,7 +33,8 @@ struct JobPlan {
   uint32_t read_pct = 100;
   uint64_t region_offset_bytes = 0;  // random: the whole region; sequential: this job's share
   uint64_t region_blocks = 1;        // in units of bs_bytes
-  uint64_t rate_iops = 0;
+  std::array<uint64_t, kDirections> rate_iops{};  // fio's rate_iops=R,W: a cap per direction; 0 = none
+  DataPattern data;                 // what non-verifying writes carry
   uint32_t batch_submit = 0;        // stage this many, then submit (fio's iodepth_batch_submit); 0: with the wait
   uint64_t io_limit_bytes = 0;  // this job's share; 0 = none
   uint64_t seed = 1;
@@ -81,6 +89,9 @@ struct JobResult {
   bool abandoned = false;     // left with I/Os still out (the engine's hard deadline)
 };
 
+// A rate-capped job idle between tokens looks at its stop flag this often.
+inline constexpr uint64_t kIdlePollNs = 10'000'000;
+
 inline double thread_cpu_s(bool user) {
   rusage ru{};
   getrusage(RUSAGE_THREAD, &ru);
@@ -102,6 +113,8 @@ void run_job(B& backend, const JobPlan& plan, const Timeline& tl, const std::ato
   std::vector<uint32_t> free_slots(depth);
   for (uint32_t i = 0; i < depth; ++i) free_slots[i] = depth - 1 - i;
   uint32_t free_count = depth;
+  std::vector<uint32_t> staged_slots(depth);  // staged since the last submit, stamped just before it
+  uint32_t staged = 0;
   constexpr size_t kMaxRecordedErrors = 8;
   out.first_errors.reserve(kMaxRecordedErrors);
   out.stalls.reserve(kMaxRecordedStalls);
@@ -113,14 +126,33 @@ void run_job(B& backend, const JobPlan& plan, const Timeline& tl, const std::ato
   const Direction fixed_dir = plan.read_pct == 0 ? Direction::write : Direction::read;
   uint64_t seq_block = 0;
   const uint64_t limit_ios = plan.io_limit_bytes ? (plan.io_limit_bytes + plan.bs_bytes - 1) / plan.bs_bytes : 0;
+  // Writes that carry no verification block carry data unique per write (or the asked pattern).
+  constexpr bool fills_writes = !V::enabled && requires { backend.buffer(0u); };
+  std::optional<WriteData> data;
+  if constexpr (fills_writes)
+    if (plan.read_pct != 100 && backend.buffer(0u)) data.emplace(plan.bs_bytes, plan.data, plan.seed);
 
   uint64_t issued = 0;
+  std::array<uint64_t, kDirections> issued_dir{};
+  const bool rated = plan.rate_iops[0] || plan.rate_iops[1];
   uint32_t inflight = 0;
-  uint32_t staged = 0;  // staged since the last submit
   bool measuring = false;
   bool failed = false;
   double usr0 = 0, sys0 = 0;
   std::array<uint64_t, kDirections> ios{}, bytes{}, lat_sum{};
+
+  // Stamps every I/O staged since the last submit with one clock read, taken after their buffers
+  // are ready: their latency starts here, immediately before the submit that carries them.
+  auto stamp_staged = [&] {
+    if (staged == 0) return;
+    const uint64_t ts = now_ns();
+    for (uint32_t k = 0; k < staged; ++k) {
+      const uint32_t s = staged_slots[k];
+      slots[s].submit_ns = ts;
+      if (watch) watch[s].submit_ns.store(ts, std::memory_order_relaxed);
+    }
+    staged = 0;
+  };
 
   uint64_t t = now_ns();
   if constexpr (V::enabled) verifier.set_start_ns(tl.start_ns);
@@ -131,15 +163,27 @@ void run_job(B& backend, const JobPlan& plan, const Timeline& tl, const std::ato
     }
     bool may_issue = t < tl.end_ns && !failed && !stop.load(std::memory_order_relaxed) && (limit_ios == 0 || issued < limit_ios);
     uint32_t want = may_issue ? free_count : 0;
-    if (want && plan.rate_iops) {
-      // Token bucket from the start of the job: issued I/Os never run ahead of rate x elapsed.
-      uint64_t allowed = (t - tl.start_ns) * plan.rate_iops / 1'000'000'000u + 1;
-      want = allowed > issued ? static_cast<uint32_t>(std::min<uint64_t>(want, allowed - issued)) : 0;
-    }
     if (want && limit_ios) want = static_cast<uint32_t>(std::min<uint64_t>(want, limit_ios - issued));
+    // Tokens per direction (fio's rate_iops=R,W), from the start of the job.
+    std::array<uint64_t, kDirections> allowed{UINT64_MAX, UINT64_MAX};
+    if (rated)
+      for (size_t d = 0; d < kDirections; ++d)
+        if (plan.rate_iops[d]) allowed[d] = rate_tokens(t - tl.start_ns, plan.rate_iops[d]);
+    bool rate_held = false;
     for (uint32_t i = 0; i < want; ++i) {
-      uint32_t s = free_slots[--free_count];
       Direction d = mixed ? (rng.below(100) < plan.read_pct ? Direction::read : Direction::write) : fixed_dir;
+      if (rated && issued_dir[static_cast<size_t>(d)] >= allowed[static_cast<size_t>(d)]) {
+        // fio's rate_ddir(): a direction ahead of its rate yields to the other one when that is
+        // behind its own; when both are ahead, the job waits for the first token due.
+        const Direction o = d == Direction::read ? Direction::write : Direction::read;
+        if (!mixed || issued_dir[static_cast<size_t>(o)] >= allowed[static_cast<size_t>(o)]) {
+          rate_held = true;
+          want = i;
+          break;
+        }
+        d = o;
+      }
+      uint32_t s = free_slots[--free_count];
       uint64_t block;
       if (random) {
         block = rng.below(plan.region_blocks);
@@ -164,20 +208,21 @@ void run_job(B& backend, const JobPlan& plan, const Timeline& tl, const std::ato
         }
         if (d == Direction::write) verifier.prepare_write(s, backend.buffer(s));
       }
-      slots[s] = {t, off, d};
-      if (watch) {
-        watch[s].offset_and_dir.store(off | (d == Direction::write ? 1u : 0u), std::memory_order_relaxed);
-        watch[s].submit_ns.store(t, std::memory_order_relaxed);
-      }
+      if constexpr (fills_writes)
+        if (d == Direction::write) data->fill(backend.buffer(s));
+      ++issued_dir[static_cast<size_t>(d)];
+      slots[s].offset = off;
+      slots[s].dir = d;
+      if (watch) watch[s].offset_and_dir.store(off | (d == Direction::write ? 1u : 0u), std::memory_order_relaxed);
       backend.stage(s, d, off, plan.bs_bytes);
+      staged_slots[staged++] = s;
       // Backends with a separate submit (io_uring) hand each batch to the device at once, so the
       // device is fed while the rest of the reaped slots are refilled (fio's order, and on a loop
       // device 10-15% more IOPS at QD32 than one submit per reap batch).
       if constexpr (requires { backend.submit(); }) {
-        if (plan.batch_submit && ++staged == plan.batch_submit) {
-          staged = 0;
+        if (plan.batch_submit && staged == plan.batch_submit) {
+          stamp_staged();
           backend.submit();
-          t = now_ns();  // the next I/O's latency starts at its own submit, not this one's
         }
       }
     }
@@ -185,13 +230,19 @@ void run_job(B& backend, const JobPlan& plan, const Timeline& tl, const std::ato
     inflight += want;
     if (inflight == 0) {
       if (!may_issue) break;
-      // Rate-capped and idle: sleep until the next token is due.
-      uint64_t next = tl.start_ns + issued * 1'000'000'000u / plan.rate_iops;
-      SystemClock().sleep_until_ns(std::min(next, tl.end_ns));
+      if (rate_held) {
+        // Rate-capped and idle: sleep until the first direction's next token is due, looking at the
+        // stop flag at least every 10 ms (a low rate must not keep an interrupted run waiting).
+        uint64_t next = tl.end_ns;
+        for (size_t d = 0; d < kDirections; ++d)
+          if (plan.rate_iops[d] && (mixed || d == static_cast<size_t>(fixed_dir)))
+            next = std::min(next, tl.start_ns + rate_due_ns(issued_dir[d], plan.rate_iops[d]));
+        SystemClock().sleep_until_ns(std::min(next, t + kIdlePollNs));
+      }
       t = now_ns();
       continue;
     }
-    staged = 0;
+    stamp_staged();
     int rc = backend.submit_and_wait(1);
     if (live.abandon.load(std::memory_order_relaxed)) [[unlikely]] {
       // Past the hard deadline: leave with I/Os out; whatever completes later is never looked at.

@@ -31,7 +31,7 @@ LittleCheck little_check(const Measurement& m) {
   // What the device held, counted: IOPS x latency under-counts a window in which I/Os hung and had
   // not completed (or completed after it), and would blame the runner for the device's stall.
   c.measured_outstanding = c.sampled_inflight.value_or(c.littles_outstanding);
-  c.applies = w.rate_iops == 0 && w.engine != BackendKind::null;
+  c.applies = !w.rate_capped() && w.engine != BackendKind::null;
   c.polling = w.spin_us > 0;
   if (m.elapsed_s > 0) c.job_cpu_busy_pct = (m.usr_cpu_s + m.sys_cpu_s) / (m.elapsed_s * w.numjobs) * 100;
   c.queue_kept_full = !c.applies || c.measured_outstanding >= 0.8 * c.configured_outstanding;

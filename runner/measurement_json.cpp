@@ -97,7 +97,14 @@ json::object job_json(const Measurement& m, std::string_view jobname, std::strin
   opts["offset"] = w.offset_bytes;
   opts["size"] = w.size_bytes;
   if (reads(w.rw) && writes(w.rw)) opts["rwmixread"] = w.rwmixread_pct;
-  if (w.rate_iops) opts["rate_iops"] = w.rate_iops;
+  // fio's form, as fio's own JSON gives its options: "R" or "R,W".
+  if (w.rate_capped()) opts["rate_iops"] = format_rate_iops(w.rate_iops);
+  if (writes(w.rw)) {
+    // What the writes carried: arrays that compress or deduplicate judge by it.
+    opts["buffer_compress_percentage"] = w.verify ? 0 : w.data.compress_pct;
+    opts["dedupe_percentage"] = w.verify ? 0 : w.data.dedupe_pct;
+    opts["write_data"] = w.verify ? "verification blocks, unique per block and generation" : describe(w.data);
+  }
   if (w.io_limit_bytes) opts["io_size"] = w.io_limit_bytes;
   if (!w.cpus.empty()) {
     opts["cpus_allowed"] = w.cpus.to_string();

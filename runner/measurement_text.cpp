@@ -14,6 +14,9 @@ std::string render_text(const Measurement& m, const std::string& filename) {
   out += fmt::format("{}: rw={} bs={} iodepth={} numjobs={} engine={} window={:.1f}s{}\n", filename, to_string(w.rw),
                      format_bytes(w.bs_bytes), w.iodepth, w.numjobs, to_string(w.engine), m.elapsed_s,
                      m.interrupted ? "  ** INTERRUPTED: partial results **" : "");
+  if (w.rate_capped()) out += fmt::format("  rate_iops={} per job (reads,writes)\n", format_rate_iops(w.rate_iops));
+  if (writes(w.rw))
+    out += fmt::format("  write data: {}\n", w.verify ? "verification blocks, unique per block and generation" : describe(w.data));
   for (auto d : {Direction::read, Direction::write}) {
     const DirectionResult& r = m.of(d);
     if (r.ios == 0) continue;

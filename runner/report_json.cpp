@@ -72,7 +72,8 @@ json::object workload_json(const WorkloadRecord& r) {
   o["ramp_s"] = w.ramp_s;
   o["offset_bytes"] = w.offset_bytes;
   o["size_bytes"] = w.size_bytes;
-  if (w.rate_iops) o["rate_iops"] = w.rate_iops;
+  if (w.rate_capped()) o["rate_iops"] = format_rate_iops(w.rate_iops);
+  if (writes(w.rw)) o["write_data"] = w.verify ? "verification blocks, unique per block and generation" : describe(w.data);
   o["engine"] = to_string(w.engine);
   o["fio"] = fio_command_line(w, r.target_path);
   o["ran"] = r.ran;

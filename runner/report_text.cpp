@@ -136,6 +136,7 @@ std::string render_report_text(const json::object& r) {
       for (const auto& w : arr(t, "workloads")) {
         const json::value& lit = obj(w, "littles_law");
         if (flag(lit, "runner_bound")) out += fmt::format("  note: {} {}: {}\n", str(t, "id"), workload_label(w), str(lit, "note"));
+        if (!str(w, "write_data").empty()) out += fmt::format("  write data: {} {}: {}\n", str(t, "id"), workload_label(w), str(w, "write_data"));
         const json::value& ss = obj(w, "steady_state");
         if (at(w, "steady_state"))
           out += fmt::format("  steady state: {} {}: {} after {} round(s)\n", str(t, "id"), workload_label(w),

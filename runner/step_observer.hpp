@@ -40,7 +40,13 @@ class StepObserver final : public EngineObserver {
   }
   // Give this to RunControl::stop: set by the rule or by the outer flag.
   const std::atomic<bool>* stop_flag() { return &stop_; }
-  RunControl control() { return RunControl{&stop_, this}; }
+  // The outer flag goes to the engine too, which looks at it every few milliseconds: a signal ends
+  // the step at once, not at the next interval.
+  RunControl control() {
+    RunControl c{&stop_, this};
+    c.interrupt = outer_;
+    return c;
+  }
   bool interrupted() const { return outer_ && outer_->load(); }
 
  private:

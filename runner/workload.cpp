@@ -7,6 +7,7 @@
 #include <cmath>
 
 #include "common/units.hpp"
+#include "runner/rate_limit.hpp"
 
 namespace diskvet::runner {
 
@@ -58,6 +59,40 @@ uint32_t Workload::read_pct() const {
   return rwmixread_pct;
 }
 
+std::optional<std::array<uint64_t, kDirections>> parse_rate_iops(std::string_view s) {
+  auto one = [](std::string_view v) -> std::optional<uint64_t> {
+    if (v.empty()) return 0;
+    uint64_t n = 0;
+    for (char c : v) {
+      if (c < '0' || c > '9' || n > UINT64_MAX / 10 - 1) return std::nullopt;
+      n = n * 10 + static_cast<uint64_t>(c - '0');
+    }
+    return n;
+  };
+  size_t comma = s.find(',');
+  if (comma == std::string_view::npos) {
+    auto r = one(s);
+    if (!r) return std::nullopt;
+    return std::array<uint64_t, kDirections>{*r, *r};
+  }
+  auto r = one(s.substr(0, comma)), w = one(s.substr(comma + 1));
+  if (!r || !w) return std::nullopt;  // a third value (fio's trim) or junk
+  return std::array<uint64_t, kDirections>{*r, *w};
+}
+
+std::string format_rate_iops(const std::array<uint64_t, kDirections>& r) {
+  if (r[0] == r[1]) return r[0] ? std::to_string(r[0]) : std::string();
+  return fmt::format("{},{}", r[0] ? std::to_string(r[0]) : "", r[1] ? std::to_string(r[1]) : "");
+}
+
+void cap_total_iops(Workload& w, uint64_t total) {
+  const uint64_t per_job = std::max<uint64_t>(1, total / w.numjobs);
+  const uint32_t rd = w.read_pct();
+  // Each direction's share of the cap; a direction the mix never issues gets no cap (it issues nothing).
+  w.rate_iops[0] = rd ? std::max<uint64_t>(1, per_job * rd / 100) : 0;
+  w.rate_iops[1] = rd < 100 ? std::max<uint64_t>(1, per_job * (100 - rd) / 100) : 0;
+}
+
 Result<Workload> validate(Workload w, uint64_t target_size, uint32_t lbs) {
   if (lbs == 0) lbs = 512;
   if (w.bs_bytes == 0 || w.bs_bytes % lbs != 0)
@@ -77,6 +112,15 @@ Result<Workload> validate(Workload w, uint64_t target_size, uint32_t lbs) {
     return usage_error(w.runtime_s > w.ramp_s ? "--runtime" : "--ramp-time",
                        fmt::format("{} with the ramp is more than a year", format_duration(w.runtime_s + w.ramp_s)), "e.g. 10m, 7d");
   if (!(w.interval_s >= 0.01)) return usage_error("interval", "must be at least 10ms");
+  for (uint64_t r : w.rate_iops)
+    if (r > kMaxRateIops) return usage_error("--rate-iops", fmt::format("{} is more than {} IOPS per job", r, kMaxRateIops), "e.g. 10000 or 8000,2000");
+  if (w.data.compress_pct > 100)
+    return usage_error("--buffer-compress-percentage", fmt::format("{} is not a percentage", w.data.compress_pct), "e.g. 50");
+  if (w.data.dedupe_pct > 100) return usage_error("--dedupe-percentage", fmt::format("{} is not a percentage", w.data.dedupe_pct), "e.g. 50");
+  if (w.verify && w.data != DataPattern{})
+    return usage_error(w.data.compress_pct ? "--buffer-compress-percentage" : "--dedupe-percentage",
+                       "a verifying workload writes verification blocks (unique per block and generation), not a data pattern",
+                       "drop the data pattern, or verify in another workload");
   if (w.spin_us > 1'000'000) return usage_error("--spin", fmt::format("{}us is more than a second", w.spin_us), "e.g. 50us");
   if (w.spin_us && w.engine != BackendKind::io_uring) return usage_error("--spin", "only the io_uring engine polls its completions", "drop --spin");
   if (!(w.io_timeout_s >= 0.01) || !std::isfinite(w.io_timeout_s))
@@ -124,7 +168,14 @@ std::string fio_command_line(const Workload& w, std::string_view filename) {
   if (reads(w.rw) && writes(w.rw)) cmd += fmt::format(" --rwmixread={}", w.rwmixread_pct);
   if (!split && w.offset_bytes) cmd += fmt::format(" --offset={}", w.offset_bytes);
   if (!split && w.size_bytes) cmd += fmt::format(" --size={}", w.size_bytes);
-  if (w.rate_iops) cmd += fmt::format(" --rate_iops={}", w.rate_iops);
+  if (w.rate_capped()) cmd += fmt::format(" --rate_iops={}", format_rate_iops(w.rate_iops));
+  // Write data: fio's default scrambles only a word per 512 bytes of a buffer filled once; ours is
+  // unique in every word, which is fio's refill_buffers (verification writes carry their blocks).
+  if (writes(w.rw) && !w.verify) {
+    if (w.data.compress_pct) cmd += fmt::format(" --buffer_compress_percentage={}", w.data.compress_pct);
+    if (w.data.dedupe_pct) cmd += fmt::format(" --dedupe_percentage={}", w.data.dedupe_pct);
+    if (w.data.compress_pct < 100) cmd += " --refill_buffers";
+  }
   if (w.iodepth_batch_submit != 1)
     cmd += fmt::format(" --iodepth_batch_submit={}", w.iodepth_batch_submit ? w.iodepth_batch_submit : w.iodepth);
   if (w.io_limit_bytes && !split) cmd += fmt::format(" --io_size={}", w.io_limit_bytes / w.numjobs);

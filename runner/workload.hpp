@@ -1,6 +1,7 @@
 // Workload: one fio-style job description, a plain value validated before anything touches a device.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -8,6 +9,7 @@
 
 #include "common/error.hpp"
 #include "runner/cpu_set.hpp"
+#include "runner/write_data.hpp"
 
 namespace diskvet::runner {
 
@@ -37,7 +39,9 @@ struct Workload {
   double ramp_s = 0;            // run but not counted
   uint64_t offset_bytes = 0;    // start of the region
   uint64_t size_bytes = 0;      // length of the region; 0 = to the end of the target
-  uint64_t rate_iops = 0;       // cap per job, as fio's rate_iops; 0 = none
+  // fio's rate_iops=R,W: each job issues at most R reads and W writes per second (a single value
+  // caps both directions); 0 = no cap for that direction.
+  std::array<uint64_t, kDirections> rate_iops{};
   // I/Os staged before they are submitted, fio's iodepth_batch_submit (1: each I/O goes to the
   // device as soon as its slot is free, fio's default and `diskvet io`'s); 0: everything staged goes
   // with the wait for completions, one system call per reap batch (suites, unless they say).
@@ -65,7 +69,12 @@ struct Workload {
   double io_timeout_s = 30;
   double io_grace_s = 30;
 
-  uint32_t read_pct() const;  // share of reads, 0..100, derived from rw and rwmixread_pct
+  // What writes carry that are not verification blocks: unique per write by default (fio's
+  // scramble/refill behaviour); fio's buffer_compress_percentage and dedupe_percentage.
+  DataPattern data;
+
+  uint32_t read_pct() const;
+  bool rate_capped() const { return rate_iops[0] || rate_iops[1]; }  // share of reads, 0..100, derived from rw and rwmixread_pct
 };
 
 // The longest runtime plus ramp a workload may ask for (a year).
@@ -74,6 +83,16 @@ inline constexpr double kMaxRunS = 366 * 86400.0;
 // Checks a workload against the target it will run on (size and logical block size); the error
 // names the option and how to fix it. Resolves size_bytes == 0 to "the rest of the target".
 Result<Workload> validate(Workload w, uint64_t target_size_bytes, uint32_t logical_block_size);
+
+// fio's rate_iops value: "R" (both directions), "R,W", ",W" (writes only) or "R," (reads only);
+// 0 or empty means no cap. Nothing on failure.
+std::optional<std::array<uint64_t, kDirections>> parse_rate_iops(std::string_view s);
+// The same in fio's form ("1000", "1000,500", ",500"); empty for no cap.
+std::string format_rate_iops(const std::array<uint64_t, kDirections>& r);
+
+// Caps a workload's total IOPS (over all jobs, both directions) at total_iops, split over the
+// jobs and over the directions by the read/write mix (a lab option emulating a slower device).
+void cap_total_iops(Workload& w, uint64_t total_iops);
 
 // The equivalent fio command line, for reports and for anyone who wants to check us with fio.
 std::string fio_command_line(const Workload& w, std::string_view filename);

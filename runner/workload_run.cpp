@@ -123,7 +123,7 @@ Workload resolve_workload(const WorkloadContext& c, const Workload& base) {
   } else if (c.duration_s) {
     w.runtime_s = *c.duration_s;
   }
-  if (c.rate_cap_iops) w.rate_iops = std::max<uint64_t>(1, c.rate_cap_iops / w.numjobs);
+  if (c.rate_cap_iops) cap_total_iops(w, c.rate_cap_iops);
   return w;
 }
 
@@ -144,7 +144,7 @@ WorkloadRecord run_test_workload(const WorkloadContext& c) {
       Workload s = w;
       s.iodepth = step.iodepth;
       s.numjobs = step.numjobs;
-      if (c.rate_cap_iops) s.rate_iops = std::max<uint64_t>(1, c.rate_cap_iops / s.numjobs);
+      if (c.rate_cap_iops) cap_total_iops(s, c.rate_cap_iops);
       auto m = run_step(c, s, Phase::measure, fmt::format("sweep step {} of at most {}: {}", rec.sweep.size() + 1, c.test.sweep->steps.size(), describe(s)));
       if (!m) {
         rec.error = m.error().message();
@@ -172,7 +172,7 @@ WorkloadRecord run_test_workload(const WorkloadContext& c) {
       Workload at_knee = w;
       at_knee.iodepth = rec.sweep[*rec.knee].iodepth;
       at_knee.numjobs = rec.sweep[*rec.knee].numjobs;
-      if (c.rate_cap_iops) at_knee.rate_iops = std::max<uint64_t>(1, c.rate_cap_iops / at_knee.numjobs);
+      if (c.rate_cap_iops) cap_total_iops(at_knee, c.rate_cap_iops);
       at_knee.ramp_s = 0;  // the sweep ran just before, at no lower load
       if (!steady_state_rounds(c, at_knee, rec)) return rec;
       finish(rec, run_step(c, at_knee, Phase::measure, fmt::format("measuring at the knee: {} for {}", describe(at_knee), format_duration(at_knee.runtime_s))));

@@ -40,6 +40,8 @@ class StrictReader {
   // The nested object or array under key, or nullptr (wrong type is reported).
   const boost::json::object* object(std::string_view key, bool required = false);
   const boost::json::array* array(std::string_view key, bool required = false);
+  // The raw value under key (marked known), or nullptr: for keys of more than one type.
+  const boost::json::value* value(std::string_view key) { return get(key); }
   // Marks a key known without reading it (handled by the caller).
   void known(std::string_view key) { known_.insert(std::string(key)); }
 

@@ -44,7 +44,19 @@ void read_workload_keys(StrictReader& r, Workload& w) {
   r.uint32("rwmixread", w.rwmixread_pct, 0, 100);
   r.duration("runtime", w.runtime_s, 0.1, 7 * 86400);
   r.duration("ramp", w.ramp_s, 0, 86400);
-  r.uint("rate_iops", w.rate_iops, 0, 100'000'000);
+  // fio's rate_iops: a number for both directions, or fio's "R,W" (",W": writes only).
+  if (const auto* v = r.value("rate_iops")) {
+    std::optional<std::array<uint64_t, runner::kDirections>> rate;
+    if (v->is_uint64()) rate = std::array<uint64_t, runner::kDirections>{v->get_uint64(), v->get_uint64()};
+    else if (v->is_int64() && v->get_int64() >= 0)
+      rate = std::array<uint64_t, runner::kDirections>{static_cast<uint64_t>(v->get_int64()), static_cast<uint64_t>(v->get_int64())};
+    else if (v->is_string()) rate = runner::parse_rate_iops(v->get_string());
+    if (!rate) r.fail("rate_iops", "is not fio's rate_iops", "a number (both directions) or \"reads,writes\", e.g. 1000 or \"800,200\"");
+    else if ((*rate)[0] > 100'000'000 || (*rate)[1] > 100'000'000) r.fail("rate_iops", "is more than 100000000 IOPS");
+    else w.rate_iops = *rate;
+  }
+  r.uint32("buffer_compress_percentage", w.data.compress_pct, 0, 100);
+  r.uint32("dedupe_percentage", w.data.dedupe_pct, 0, 100);
   r.duration("interval", w.interval_s, 0.01, 3600);
   r.boolean("verify", w.verify);
   std::string engine;

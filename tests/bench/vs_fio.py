@@ -24,7 +24,8 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 DISKVET = os.environ.get("DISKVET", os.path.join(HERE, "..", "..", "build", "cli", "diskvet"))
 
 # name, rw, bs, iodepth, numjobs, extra fio options (diskvet takes the same, in its spelling;
-# "dv:" marks an option only diskvet has, such as --spin: fio then runs as it is)
+# "dv:" marks an option only diskvet has, such as --spin: fio then runs as it is; "fio:" one only
+# fio gets, such as --refill_buffers, which is what diskvet's write data always is)
 CASES = [
     ("randread-4k-qd1", "randread", "4k", 1, 1, []),
     ("randread-4k-qd1-pinned", "randread", "4k", 1, 1, ["--cpus_allowed=1"]),
@@ -36,8 +37,13 @@ CASES = [
     ("randwrite-4k-qd8-rate", "randwrite", "4k", 8, 1, ["--rate_iops=10000"]),
     ("read-64k-qd8", "read", "64k", 8, 1, []),
     ("randrw-8k-70-qd16", "randrw", "8k", 16, 1, ["--rwmixread=70"]),
+    ("randwrite-4k-qd32", "randwrite", "4k", 32, 1, []),
+    ("randwrite-4k-qd32-refill", "randwrite", "4k", 32, 1, ["fio:--refill_buffers"]),
+    ("write-128k-qd8", "write", "128k", 8, 1, []),
     ("null-4k-qd1", "randread", "4k", 1, 1, []),
     ("null-4k-qd32", "randread", "4k", 32, 1, []),
+    ("null-randwrite-4k-qd32", "randwrite", "4k", 32, 1, []),
+    ("null-randwrite-4k-qd32-refill", "randwrite", "4k", 32, 1, ["fio:--refill_buffers"]),
 ]
 
 
@@ -99,6 +105,8 @@ def diskvet_cmd(case, target, runtime, null):
            "--runtime", f"{runtime}s", "--ramp-time", "1s", "--json"]
     cmd += ["--engine", "null"] if null else ["--filename", target, "--destroy-data", target]
     for e in extra:
+        if e.startswith("fio:"):
+            continue
         k, v = e.removeprefix("dv:").split("=")
         cmd += [k.replace("_", "-"), v]
     return cmd
@@ -108,7 +116,7 @@ def fio_cmd(case, target, runtime, null, defaults=False):
     name, rw, bs, depth, jobs, extra = case
     cmd = ["fio", "--name=bench", f"--rw={rw}", f"--bs={bs}", f"--iodepth={depth}", f"--numjobs={jobs}",
            "--time_based", f"--runtime={runtime}", "--ramp_time=1", "--group_reporting",
-           "--lat_percentiles=1", "--output-format=json"] + [e for e in extra if not e.startswith("dv:")]
+           "--lat_percentiles=1", "--output-format=json"] + [e.removeprefix("fio:") for e in extra if not e.startswith("dv:")]
     if null:
         cmd += ["--ioengine=null", "--size=1g"]
     else:

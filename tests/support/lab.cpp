@@ -33,6 +33,7 @@ CommandResult run_command(const std::vector<std::string>& argv, int interrupt_af
   CommandResult r;
   auto start = std::chrono::steady_clock::now();
   bool interrupted = false;
+  std::chrono::steady_clock::time_point interrupted_at;
   pollfd fds[2] = {{out_pipe[0], POLLIN, 0}, {err_pipe[0], POLLIN, 0}};
   int open_fds = 2;
   while (open_fds > 0) {
@@ -54,10 +55,13 @@ CommandResult run_command(const std::vector<std::string>& argv, int interrupt_af
     if (interrupt_after_ms > 0 && !interrupted && ms >= interrupt_after_ms) {
       kill(pid, SIGINT);
       interrupted = true;
+      interrupted_at = std::chrono::steady_clock::now();
     }
   }
   int status = 0;
   waitpid(pid, &status, 0);
+  if (interrupted)
+    r.exit_after_interrupt_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - interrupted_at).count();
   r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
   return r;
 }

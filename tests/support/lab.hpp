@@ -10,6 +10,7 @@ struct CommandResult {
   int exit_code = -1;  // 128+N when killed by signal N
   std::string out;
   std::string err;
+  double exit_after_interrupt_ms = -1;  // from the SIGINT to the child's exit; -1: not interrupted
 };
 
 // Runs argv (no shell). If interrupt_after_ms > 0, sends SIGINT to the child after that long.

@@ -127,7 +127,7 @@ TEST(JobLoop, RateCapIsNeverExceeded) {
   RecordingBackend b;
   JobResult res;
   JobPlan p = plan_for(Pattern::randread, 4096, 0, 1000, 8);
-  p.rate_iops = 2000;
+  p.rate_iops = {2000, 2000};
   Timeline tl;
   tl.start_ns = now_ns();
   tl.ramp_end_ns = tl.start_ns;

@@ -73,7 +73,7 @@ TEST(LittlesLaw, RunnerBoundWhenJobThreadsAreBusyAllTheTime) {
 
 TEST(LittlesLaw, DoesNotApplyToRateCappedWorkloads) {
   Measurement m = measured(32, 1, 1000, 100'000, 1.0);
-  m.workload.rate_iops = 1000;
+  m.workload.rate_iops = {1000, 1000};
   auto c = little_check(m);
   EXPECT_FALSE(c.applies);
   EXPECT_FALSE(c.runner_bound);

@@ -206,3 +206,20 @@ TEST(ProfileLoader, RefusesAMinimumOnLatencyAndBothBounds) {
   EXPECT_NE(profile_error(R"({"name": "p", "limits": {"t": {"iops": {"min": 5, "tolerance": 3}}}})").find("tolerance"), std::string::npos);
   EXPECT_NE(profile_error(R"({"name": "p", "match": {"model": "(("}, "limits": {}})").find("regular expression"), std::string::npos);
 }
+
+TEST(SuiteLoader, RateIopsAndDataPatternKeysTakeFiosForms) {
+  auto s = parse_suite(R"({"name": "t", "tests": [{"id": "a", "workloads": [
+      {"rw": "randrw", "rate_iops": "800,200", "buffer_compress_percentage": 50, "dedupe_percentage": 25},
+      {"rw": "randread", "rate_iops": 1000}]}]})", "t.json");
+  ASSERT_TRUE(s.ok()) << s.error().message();
+  const auto& a = s->tests[0].workloads[0];
+  EXPECT_EQ(a.rate_iops, (std::array<uint64_t, runner::kDirections>{800, 200}));
+  EXPECT_EQ(a.data.compress_pct, 50u);
+  EXPECT_EQ(a.data.dedupe_pct, 25u);
+  EXPECT_EQ(s->tests[0].workloads[1].rate_iops, (std::array<uint64_t, runner::kDirections>{1000, 1000}));
+  EXPECT_NE(suite_error(R"({"name": "t", "tests": [{"id": "a", "workloads": [{"rw": "randrw", "rate_iops": "1,2,3"}]}]})").find("rate_iops"),
+            std::string::npos);
+  EXPECT_NE(suite_error(R"({"name": "t", "tests": [{"id": "a", "workloads": [{"rw": "write", "dedupe_percentage": 101}]}]})")
+                .find("dedupe_percentage"),
+            std::string::npos);
+}

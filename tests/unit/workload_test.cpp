@@ -195,3 +195,57 @@ TEST(Workload, VerifyingRandomWorkloadWithFewerBlocksThanJobsIsRefused) {
   w.size_bytes = 3 * 4096;
   EXPECT_TRUE(validate(w, 1 << 20, 512).ok());
 }
+
+TEST(Workload, RateIopsTakesFiosFormPerDirection) {
+  using R = std::array<uint64_t, kDirections>;
+  EXPECT_EQ(parse_rate_iops("1000"), (R{1000, 1000}));
+  EXPECT_EQ(parse_rate_iops("800,200"), (R{800, 200}));
+  EXPECT_EQ(parse_rate_iops(",200"), (R{0, 200}));
+  EXPECT_EQ(parse_rate_iops("800,"), (R{800, 0}));
+  EXPECT_EQ(parse_rate_iops("0"), (R{0, 0}));
+  EXPECT_FALSE(parse_rate_iops("1,2,3"));  // fio's third value (trim) has no meaning here
+  EXPECT_FALSE(parse_rate_iops("10k"));
+  EXPECT_FALSE(parse_rate_iops("-5"));
+  EXPECT_FALSE(parse_rate_iops("99999999999999999999999"));
+  EXPECT_EQ(format_rate_iops({800, 200}), "800,200");
+  EXPECT_EQ(format_rate_iops({0, 200}), ",200");
+  EXPECT_EQ(format_rate_iops({1000, 1000}), "1000");
+}
+
+TEST(Workload, ADeviceWideCapSplitsOverJobsAndTheMix) {
+  Workload w;
+  w.rw = Pattern::randrw;
+  w.rwmixread_pct = 70;
+  w.numjobs = 2;
+  cap_total_iops(w, 10000);
+  EXPECT_EQ(w.rate_iops, (std::array<uint64_t, kDirections>{3500, 1500}));
+  w.rw = Pattern::randread;
+  cap_total_iops(w, 10000);
+  EXPECT_EQ(w.rate_iops, (std::array<uint64_t, kDirections>{5000, 0}));
+}
+
+TEST(Workload, FioCommandLineStatesRatesAndWriteData) {
+  Workload w;
+  w.rw = Pattern::randwrite;
+  w.rate_iops = {0, 500};
+  w.data = {50, 20};
+  std::string cmd = fio_command_line(w, "/dev/sdx");
+  for (const char* part : {"--rate_iops=,500", "--buffer_compress_percentage=50", "--dedupe_percentage=20", "--refill_buffers"})
+    EXPECT_NE(cmd.find(part), std::string::npos) << part << " in " << cmd;
+  w.verify = true;
+  w.data = {};
+  EXPECT_EQ(fio_command_line(w, "/dev/sdx").find("refill_buffers"), std::string::npos);
+}
+
+TEST(Workload, AVerifyingWorkloadTakesNoDataPattern) {
+  Workload w;
+  w.rw = Pattern::randwrite;
+  w.verify = true;
+  w.data.dedupe_pct = 10;
+  auto v = validate(w, 1 << 20, 512);
+  ASSERT_FALSE(v.ok());
+  EXPECT_NE(v.error().message().find("--dedupe-percentage"), std::string::npos) << v.error().message();
+  w.verify = false;
+  w.data.compress_pct = 101;
+  EXPECT_FALSE(validate(w, 1 << 20, 512).ok());
+}

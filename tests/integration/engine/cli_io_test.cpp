@@ -2,9 +2,13 @@
 #include <gtest/gtest.h>
 
 #include <boost/json.hpp>
+#include <filesystem>
+#include <fstream>
+#include <set>
 
 #include "tests/support/lab.hpp"
 
+using diskvet::testing::have_program;
 using diskvet::testing::run_command;
 using diskvet::testing::ScratchFile;
 namespace json = boost::json;
@@ -124,4 +128,97 @@ TEST(CliIo, NullEngineNeedsNoTarget) {
   ASSERT_EQ(r.exit_code, 0) << r.err;
   json::value doc = json::parse(r.out);
   EXPECT_GT(doc.at("jobs").at(0).at("read").at("iops").to_number<double>(), 0);
+}
+
+namespace {
+
+// The file's blocks of bs bytes, as strings.
+std::vector<std::string> blocks_of(const std::string& path, size_t bs) {
+  std::ifstream in(path, std::ios::binary);
+  std::vector<std::string> out;
+  std::string b(bs, '\0');
+  while (in.read(b.data(), static_cast<std::streamsize>(bs))) out.push_back(b);
+  return out;
+}
+
+size_t distinct(const std::vector<std::string>& blocks) { return std::set<std::string>(blocks.begin(), blocks.end()).size(); }
+
+// zstd's compressed size of the file over its size.
+double zstd_ratio(const std::string& path) {
+  auto r = run_command({"sh", "-c", "zstd -q -c -3 '" + path + "' | wc -c"});
+  return std::stod(r.out) / static_cast<double>(std::filesystem::file_size(path));
+}
+
+}  // namespace
+
+TEST(CliIo, AWritePassLeavesNoTwoBlocksAlike) {
+  // One 4K pass over 64 MiB: every block written once. Before, each slot's buffer was written
+  // unchanged and the pass left 8 distinct blocks (one per slot) of 16384.
+  ScratchFile f("cli-unique");
+  auto r = io({"--filename", f.path(), "--size", "64m", "--io-size", "64m", "--rw", "write", "--bs", "4k", "--iodepth", "8", "--json"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  auto blocks = blocks_of(f.path(), 4096);
+  ASSERT_EQ(blocks.size(), 16384u);
+  EXPECT_EQ(distinct(blocks), 16384u);
+  const json::value doc = json::parse(r.out);
+  const auto& opts = doc.at("jobs").at(0).at("job options");
+  EXPECT_NE(std::string(opts.at("write_data").as_string()).find("unique per write"), std::string::npos) << opts;
+  if (have_program("zstd")) {
+    EXPECT_GT(zstd_ratio(f.path()), 0.99) << "default write data compresses";
+  }
+}
+
+TEST(CliIo, CompressPercentageIsWhatZstdFinds) {
+  if (!have_program("zstd")) GTEST_SKIP() << "zstd is not installed (scripts/packages/lab.txt)";
+  ScratchFile f("cli-compress");
+  auto r = io({"--filename", f.path(), "--size", "16m", "--io-size", "16m", "--rw", "write", "--bs", "4k", "--iodepth", "8",
+               "--buffer_compress_percentage", "50", "--json"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NEAR(zstd_ratio(f.path()), 0.50, 0.03);
+  EXPECT_EQ(json::parse(r.out).at("jobs").at(0).at("job options").at("buffer_compress_percentage").to_number<int>(), 50);
+}
+
+TEST(CliIo, DedupePercentageRepeatsThatShareOfBlocks) {
+  ScratchFile f("cli-dedupe");
+  auto r = io({"--filename", f.path(), "--size", "16m", "--io-size", "16m", "--rw", "write", "--bs", "4k", "--iodepth", "8",
+               "--dedupe-percentage", "50", "-q"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  auto blocks = blocks_of(f.path(), 4096);
+  ASSERT_EQ(blocks.size(), 4096u);
+  EXPECT_NEAR(static_cast<double>(distinct(blocks)) / 4096, 0.5, 0.05);
+  EXPECT_NE(r.out.find("write data: 50% of writes repeat an earlier write"), std::string::npos) << r.out;
+}
+
+TEST(CliIo, RateIopsCapsEachDirectionOfEachJobAsFioDoes) {
+  // fio --rw randrw --numjobs 2 --rate_iops 1000: 2000 reads and 2000 writes per second.
+  auto r = io({"--engine", "null", "--rw", "randrw", "--numjobs", "2", "--rate-iops", "1000", "--runtime", "1s", "--json"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const json::value doc = json::parse(r.out);
+  const auto& job = doc.at("jobs").at(0);
+  for (const char* dir : {"read", "write"}) {
+    EXPECT_LE(job.at(dir).at("total_ios").to_number<double>(), 2002) << dir;
+    EXPECT_GE(job.at(dir).at("total_ios").to_number<double>(), 1500) << dir;
+  }
+  auto split = io({"--engine", "null", "--rw", "randrw", "--rate-iops", "1000,100", "--runtime", "1s", "--json"});
+  ASSERT_EQ(split.exit_code, 0) << split.err;
+  const json::value doc2 = json::parse(split.out);
+  const auto& j2 = doc2.at("jobs").at(0);
+  EXPECT_LE(j2.at("write").at("total_ios").to_number<double>(), 101);
+  EXPECT_GE(j2.at("read").at("total_ios").to_number<double>(), 700);
+  EXPECT_EQ(j2.at("job options").at("rate_iops").as_string(), "1000,100");
+}
+
+TEST(CliIo, RateIopsInAnotherFormIsRefused) {
+  expect_one_line_usage_error(io({"--engine", "null", "--rate-iops", "1,2,3", "--runtime", "1"}), "--rate-iops");
+  expect_one_line_usage_error(io({"--engine", "null", "--rate-iops", "fast", "--runtime", "1"}), "--rate-iops");
+}
+
+TEST(CliIo, InterruptEndsARunAtOnceNotAtTheNextToken) {
+  // One I/O per second per direction, 5 s intervals: the job sleeps between tokens. Interrupted
+  // 1.2 s in, it used to sleep on to the next token (~0.8 s later); now it looks at the flag every
+  // 10 ms and the sampler every 20 ms. 300 ms leaves a busy machine room and still tells them apart.
+  auto r = io({"--engine", "null", "--rw", "randread", "--rate-iops", "1", "--runtime", "60s", "--interval", "5s", "--json"}, 1200);
+  EXPECT_EQ(r.exit_code, 3) << r.err;
+  EXPECT_LT(r.exit_after_interrupt_ms, 300);
+  EXPECT_TRUE(json::parse(r.out).at("jobs").at(0).at("interrupted").as_bool());
 }
