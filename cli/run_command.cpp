@@ -299,7 +299,7 @@ Action register_run(CLI::App& app) {
       "  3  ERROR: a test could not run or stopped on an error, or the run was aborted (partial report written)\n"
       "  4  INCONCLUSIVE or NOT-JUDGED: steady state or preconditioning missing, limits not evaluated, no profile\n"
       "     matched (use --profile NAME|FILE, or --profile none to measure only)");
-  run->add_option("--suite", o->suite, "quick | acceptance | burnin | FILE")->required();
+  run->add_option("--suite", o->suite, "quick | acceptance | snia-iops | burnin | FILE")->required();
   run->add_option("--device,-d", o->devices, "Device (or file) to test; repeat for several");
   run->add_flag("--all", o->all, "Every unprotected disk 'diskvet list' shows (writes still need --destroy-data)");
   run->add_option("--profile", o->profile, "NAME | FILE | auto (match by model and size) | none (measure only, judge no limits)")->capture_default_str();

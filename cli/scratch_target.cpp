@@ -16,7 +16,7 @@ namespace diskvet::cli {
 
 bool can_create_loop_devices() { return geteuid() == 0 && access("/dev/loop-control", W_OK) == 0; }
 
-Result<ScratchLoop> ScratchLoop::create(const std::string& backing, uint64_t size_bytes) {
+Result<ScratchLoop> ScratchLoop::create(const std::string& backing, uint64_t size_bytes, uint32_t logical_block_bytes) {
   // A new file of our own: O_EXCL fails on anything already there (a planted link included).
   UniqueFd file(::open(backing.c_str(), O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_NOCTTY | O_CLOEXEC, 0600));
   if (!file.valid()) return system_error(backing, "cannot create the scratch backing file", errno);
@@ -34,7 +34,7 @@ Result<ScratchLoop> ScratchLoop::create(const std::string& backing, uint64_t siz
     if (!dev.valid()) return system_error(path, "cannot open", errno);
     loop_config cfg{};
     cfg.fd = static_cast<uint32_t>(file.get());
-    cfg.block_size = 512;
+    cfg.block_size = logical_block_bytes;
     cfg.info.lo_flags = LO_FLAGS_DIRECT_IO;
     std::snprintf(reinterpret_cast<char*>(cfg.info.lo_file_name), LO_NAME_SIZE, "%s", backing.c_str());
     int rc = ioctl(dev.get(), LOOP_CONFIGURE, &cfg);

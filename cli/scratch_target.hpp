@@ -13,8 +13,9 @@ namespace diskvet::cli {
 // A loop device over a new backing file; detached and the file removed on destruction.
 class ScratchLoop {
  public:
-  // Creates `backing` (must not exist) of `size_bytes` and attaches it with direct I/O.
-  static Result<ScratchLoop> create(const std::string& backing, uint64_t size_bytes);
+  // Creates `backing` (must not exist) of `size_bytes` and attaches it with direct I/O, its logical
+  // block size 512 bytes, or 4096 to stand in for a 4Kn device.
+  static Result<ScratchLoop> create(const std::string& backing, uint64_t size_bytes, uint32_t logical_block_bytes = 512);
   ScratchLoop(ScratchLoop&& o) noexcept;
   ScratchLoop& operator=(ScratchLoop&&) = delete;
   ScratchLoop(const ScratchLoop&) = delete;

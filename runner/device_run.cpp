@@ -5,10 +5,13 @@
 #include <chrono>
 #include <filesystem>
 
+#include <unistd.h>
+
 #include "common/units.hpp"
 #include "devices/health.hpp"
 #include "runner/host_cpu.hpp"
 #include "runner/io_error_report.hpp"
+#include "runner/matrix_run.hpp"
 #include "runner/precondition.hpp"
 #include "runner/probe.hpp"
 #include "runner/purge.hpp"
@@ -50,6 +53,12 @@ bool suite_verifies(const suites::Suite& s, uint32_t& bs_bytes) {
 // How far one test got, in words: passes written, or time run, against what was planned.
 std::string test_progress(const TestRecord& t, const suites::TestSpec& spec, uint64_t region_bytes) {
   std::string s = t.id + ":";
+  if (t.matrix) {
+    size_t ran = 0, skipped = 0;
+    for (const auto& w : t.workloads) ran += w.ran, skipped += !w.skipped.empty();
+    return s + fmt::format(" {} of at most {} rounds of {} cells ({} skipped), {} cells measured", t.matrix->rounds_run, t.matrix->criteria.max_rounds,
+                           t.workloads.size() - skipped, skipped, ran);
+  }
   for (const auto& w : t.workloads) {
     const Measurement& m = w.result;
     uint64_t bytes = m.dir[0].bytes + m.dir[1].bytes;
@@ -187,24 +196,15 @@ DeviceResult run_device(DevicePlan& d, const suites::Suite& suite, const RunOpti
                                          d.device.nvme_controller, sysfs));
   RunMonitor monitor(suite.monitor, hooks, d.device, profile);
   const std::optional<CpuTimes> host_cpu_before = read_host_cpu();
+  const auto host_cpu_start = std::chrono::steady_clock::now();
   std::vector<Rollup> test_rollups;
   for (const auto& spec : suite.tests) {
     if (stopped() || res.watchdog.abandoned) break;
     TestRecord t;
     t.id = spec.id;
     t.description = spec.description;
-    for (size_t i = 0; i < spec.workloads.size() && !stopped() && !res.watchdog.abandoned; ++i) {
-      if (writes(spec.workloads[i].rw) && !writable) {
-        WorkloadRecord r;
-        r.workload = spec.workloads[i];
-        r.error = "a write workload needs the device opened for writing (--destroy-data)";
-        t.workloads.push_back(std::move(r));
-        continue;
-      }
-      WorkloadContext c{target, region, suite, spec, i, d.rate_cap_iops, opt.duration_s, ev, dev, opt.stop, verify ? &*verify : nullptr, &res.watchdog};
-      monitor.workload_starting();
-      WorkloadRecord r = run_test_workload(c);
-      monitor.workload_done(spec.id, r);
+    // What each workload's record adds to the device's: errors, mismatches, CPU, missing steady state.
+    auto account = [&](WorkloadRecord r) {
       if (r.result.stall_count)
         ev.on_log(LogLevel::error, dev, fmt::format("{}: {} I/O{} past io_timeout{}", spec.id, r.result.stall_count, r.result.stall_count == 1 ? "" : "s",
                                                     r.result.abandoned ? ", one never came back: the device's run stops" : ""));
@@ -239,6 +239,39 @@ DeviceResult run_device(DevicePlan& d, const suites::Suite& suite, const RunOpti
           res.facts.required_missing_reason = fmt::format("{}: steady state required and not attained", spec.id);
       }
       t.workloads.push_back(std::move(r));
+    };
+    auto refuse_write = [&](const runner::Workload& w) {
+      WorkloadRecord r;
+      r.workload = w;
+      r.error = "a write workload needs the device opened for writing (--destroy-data)";
+      t.workloads.push_back(std::move(r));
+    };
+    if (spec.matrix) {
+      // Every cell in every round: one unit, steady state decided on the tracked cell.
+      WorkloadContext c{target, region, suite, spec, 0, d.rate_cap_iops, opt.duration_s, ev, dev, opt.stop, verify ? &*verify : nullptr, &res.watchdog};
+      if (!writable) {
+        for (const auto& w : spec.workloads) refuse_write(w);
+      } else {
+        MatrixRecord mx;
+        monitor.workload_starting();
+        std::vector<WorkloadRecord> cells = run_matrix_test(c, mx);
+        for (auto& r : cells) {
+          monitor.workload_done(spec.id, r);
+          account(std::move(r));
+        }
+        t.matrix = std::move(mx);
+      }
+    }
+    for (size_t i = 0; !spec.matrix && i < spec.workloads.size() && !stopped() && !res.watchdog.abandoned; ++i) {
+      if (writes(spec.workloads[i].rw) && !writable) {
+        refuse_write(spec.workloads[i]);
+        continue;
+      }
+      WorkloadContext c{target, region, suite, spec, i, d.rate_cap_iops, opt.duration_s, ev, dev, opt.stop, verify ? &*verify : nullptr, &res.watchdog};
+      monitor.workload_starting();
+      WorkloadRecord r = run_test_workload(c);
+      monitor.workload_done(spec.id, r);
+      account(std::move(r));
     }
     ev.on_phase(PhaseEvent{dev, Phase::verdict, spec.id, -1, ""});
     const suites::TestLimits* limits = nullptr;
@@ -260,7 +293,10 @@ DeviceResult run_device(DevicePlan& d, const suites::Suite& suite, const RunOpti
   res.kernel_log = kernel_log.finish();
   for (auto& p : watchdog_problems(res.watchdog, profile ? profile->burnin.max_stalls : std::nullopt, res.kernel_log))
     res.facts.run_problems.push_back(std::move(p));
-  if (auto after = read_host_cpu(); after && host_cpu_before) res.host_cpu_busy_pct = busy_pct(*host_cpu_before, *after);
+  if (auto after = read_host_cpu(); after && host_cpu_before) {
+    res.host_cpu = host_cpu_share(*host_cpu_before, *after, sysconf(_SC_CLK_TCK));
+    res.host_cpu_window_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - host_cpu_start).count();
+  }
   for (const auto& p : res.facts.run_problems) ev.on_log(LogLevel::error, dev, p);
   if (hooks.read_health) res.health_after = hooks.read_health(d.device);
   add_health_facts(res.facts, res.health_before, "before the run");

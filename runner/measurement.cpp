@@ -27,7 +27,22 @@ void IntervalSeries::push(const IntervalSample& s) {
   if (pushed_++ == 0) nominal_dur_s_ = s.dur_s;
   if (s.dur_s >= 0.9 * nominal_dur_s_)
     for (size_t d = 0; d < kDirections; ++d) iops_[d].add(s.iops(Direction(d)));
-  // Then the kept samples, each holding merge_factor_ intervals (the last one may still be filling).
+  keep(s);
+}
+
+void IntervalSeries::append(const IntervalSeries& later, double t_offset_s) {
+  // The statistics exactly, whatever either series kept for plots.
+  if (pushed_ == 0) nominal_dur_s_ = later.nominal_dur_s_;
+  pushed_ += later.pushed_;
+  for (size_t d = 0; d < kDirections; ++d) iops_[d].merge(later.iops_[d]);
+  for (IntervalSample s : later.samples_) {
+    s.t_s += t_offset_s;
+    keep(s);
+  }
+}
+
+void IntervalSeries::keep(const IntervalSample& s) {
+  // The kept samples, each holding merge_factor_ intervals (the last one may still be filling).
   if (!samples_.empty() && last_fill_ < merge_factor_) {
     merge_into(samples_.back(), s);
     ++last_fill_;

@@ -60,6 +60,9 @@ class IntervalSeries {
  public:
   static constexpr size_t kMaxSamples = 1 << 16;
   void push(const IntervalSample& s);
+  // Joins a series measured after this one (a steady-state window's next round): its statistics
+  // exactly, its samples shifted by t_offset_s.
+  void append(const IntervalSeries& later, double t_offset_s);
   const std::vector<IntervalSample>& samples() const { return samples_; }
   bool empty() const { return samples_.empty(); }
   size_t size() const { return samples_.size(); }
@@ -69,6 +72,7 @@ class IntervalSeries {
   uint64_t merge_factor() const { return merge_factor_; }
 
  private:
+  void keep(const IntervalSample& s);
   std::vector<IntervalSample> samples_;
   std::array<RunningStats, kDirections> iops_{};
   double nominal_dur_s_ = 0;  // the first interval's length: what a full interval lasts

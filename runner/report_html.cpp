@@ -7,6 +7,7 @@
 
 #include "common/units.hpp"
 #include "runner/report_json_access.hpp"
+#include "runner/report_matrix.hpp"
 #include "runner/svg_plot.hpp"
 
 namespace diskvet::runner {
@@ -52,6 +53,22 @@ std::string rounds_plot(const json::value& w) {
   p.series.push_back(s);
   const json::value& win = obj(ss, "window");
   if (is_num(win, "first_round")) p.shade_x = std::make_pair(num(win, "first_round") + 1, num(win, "first_round") + num(win, "rounds"));
+  return render_svg(p);
+}
+
+std::string matrix_rounds_plot(const json::value& m) {
+  const json::value& ss = obj(m, "steady_state");
+  const json::value& tr = obj(m, "tracked");
+  Plot p{fmt::format("Steady-state rounds: {} {} IOPS ({})", mix_label(num(tr, "rwmixread")), bs_label(bytes(tr, "bs")),
+                     flag(ss, "attained") ? "attained" : "not attained"),
+         "round", "IOPS", {}, {}, {}};
+  PlotSeries s{"tracked", "#2ca02c", {}};
+  size_t i = 1;
+  for (const auto& r : arr(ss, "tracked_iops"))
+    if (r.is_number()) s.points.push_back({static_cast<double>(i++), r.to_number<double>()});
+  p.series.push_back(s);
+  const json::value& win = obj(ss, "measurement_window");
+  if (is_num(win, "first_round")) p.shade_x = std::make_pair(num(win, "first_round"), num(win, "last_round"));
   return render_svg(p);
 }
 
@@ -159,12 +176,24 @@ std::string render_report_html(const json::object& r, bool seal_ok) {
     h += "</table>";
     for (const auto& t : arr(dev, "tests")) {
       h += fmt::format("<h3>{} {}</h3><p>{}</p>", html_escape(str(t, "id")), badge(str(t, "verdict")), html_escape(str(t, "description")));
+      if (auto m = read_matrix_table(t)) {
+        // A matrix's cells are its table and plot, and the tracked cell's rounds.
+        h += matrix_html(str(t, "id"), *m);
+        h += matrix_rounds_plot(obj(t, "matrix"));
+        continue;
+      }
       for (const auto& w : arr(t, "workloads")) {
         if (!flag(w, "ran")) {
           h += "<p>" + html_escape(workload_label(w)) + ": not run: " + html_escape(str(w, "error")) + "</p>";
           continue;
         }
-        h += "<p><code>" + html_escape(str(w, "fio")) + "</code></p><div>";
+        h += "<p><code>" + html_escape(str(w, "fio")) + "</code></p>";
+        const json::value& mw = obj(obj(w, "steady_state"), "measurement_window");
+        if (is_num(mw, "first_round"))
+          h += fmt::format("<p>Measured in steady state{}: rounds {:.0f}-{:.0f} averaged (range {:.1f}%, slope {:.1f}% of the average)</p>",
+                           flag(mw, "steady") ? "" : " <b>NOT attained</b>", num(mw, "first_round"), num(mw, "last_round"), num(mw, "range_pct"),
+                           num(mw, "slope_pct"));
+        h += "<div>";
         h += interval_plot(w);
         h += percentile_plot(w);
         if (at(w, "steady_state")) h += rounds_plot(w);

@@ -54,10 +54,66 @@ json::array strings(const std::vector<std::string>& v) {
   return a;
 }
 
+// What the CPU figures cover: the job threads' own time misses the kernel's work done elsewhere.
+constexpr const char* kCpuNote =
+    "job_cpu_s and every workload's CPU per I/O count only diskvet's job threads (their user and system time); the host's system, irq and "
+    "softirq time over the device's tests (all CPUs, whatever ran there) holds the kernel's submission, completion and interrupt work as well";
+
 json::object window_json(const WindowAssessment& w) {
   return {{"first_round", w.first_round}, {"rounds", w.rounds},         {"mean", w.mean},
           {"min", w.min},                 {"max", w.max},               {"excursion_pct", w.excursion_pct},
           {"slope_per_round", w.slope_per_round}, {"slope_change_pct", w.slope_change_pct}, {"steady", w.steady}};
+}
+
+// The SNIA PTS measurement window the result holds: rounds numbered from 1, range and slope as
+// PTS 2.1 defines them (max - min of the rounds, and of the least-squares line, over the average).
+json::object measurement_window_json(const WindowAssessment& w, bool attained) {
+  return {{"first_round", w.first_round + 1},
+          {"last_round", w.first_round + w.rounds},
+          {"rounds", w.rounds},
+          {"average", w.mean},
+          {"range_pct", w.excursion_pct},
+          {"slope_pct", w.slope_change_pct},
+          {"steady", attained},
+          {"note", attained ? "the result is these rounds averaged (SNIA PTS measurement window)"
+                            : "steady state not attained: the result is the last rounds averaged, and no verdict on it can pass"}};
+}
+
+json::object matrix_json(const TestRecord& t) {
+  const MatrixRecord& m = *t.matrix;
+  json::array mixes, sizes, cells, tracked;
+  for (auto x : m.rwmixread_pcts) mixes.push_back(x);
+  for (auto x : m.bs_bytes) sizes.push_back(x);
+  for (double x : m.tracked_iops) tracked.push_back(x);
+  for (size_t i = 0; i < t.workloads.size(); ++i) {
+    const WorkloadRecord& r = t.workloads[i];
+    json::object c{{"rwmixread", r.workload.rwmixread_pct}, {"bs", r.workload.bs_bytes}, {"ran", r.ran},
+                   {"iops", r.ran ? json::value(r.result.total_iops()) : json::value(nullptr)},
+                   {"rounds", r.rounds.size()}};
+    if (!r.skipped.empty()) c["skipped"] = r.skipped;
+    if (!r.error.empty()) c["error"] = r.error;
+    cells.push_back(std::move(c));
+  }
+  const WorkloadRecord* tr = m.tracked < t.workloads.size() ? &t.workloads[m.tracked] : nullptr;
+  json::object o;
+  o["rwmixread"] = std::move(mixes);
+  o["bs"] = std::move(sizes);
+  o["tracked"] = json::object{{"rwmixread", tr ? tr->workload.rwmixread_pct : 0}, {"bs", tr ? tr->workload.bs_bytes : 0}};
+  o["round_s"] = m.round_s;
+  o["rounds_run"] = m.rounds_run;
+  const SteadyCriteria& c = m.criteria;
+  const bool attained = m.steady_state && m.steady_state->attained;
+  o["steady_state"] = json::object{
+      {"required", m.steady_required},
+      {"criteria", json::object{{"window_rounds", c.window_rounds}, {"max_rounds", c.max_rounds}, {"max_excursion_pct", c.max_excursion_pct},
+                                {"max_slope_pct", c.max_slope_pct}}},
+      {"attained", attained},
+      {"tracked_iops", std::move(tracked)},
+      {"measurement_window", m.steady_state && m.steady_state->window ? json::value(measurement_window_json(*m.steady_state->window, attained))
+                                                                      : json::value(nullptr)}};
+  o["cells"] = std::move(cells);
+  o["note"] = "IOPS of each cell averaged over the measurement window's rounds (SNIA PTS-E IOPS test); cells in rw mix-major order";
+  return o;
 }
 
 json::object workload_json(const WorkloadRecord& r) {
@@ -78,6 +134,7 @@ json::object workload_json(const WorkloadRecord& r) {
   o["fio"] = fio_command_line(w, r.target_path);
   o["ran"] = r.ran;
   if (!r.error.empty()) o["error"] = r.error;
+  if (!r.skipped.empty()) o["skipped"] = r.skipped;
   o["result"] = r.ran ? json::value(job_json(r.result, "diskvet", r.target_path)) : json::value(nullptr);
   if (r.workload.verify) o["verify"] = verify_json(r.result.verify);
   if (r.warmup) {
@@ -97,6 +154,10 @@ json::object workload_json(const WorkloadRecord& r) {
     for (const auto& x : r.rounds) rounds.push_back(json::object{{"iops", x.iops}, {"lat_mean_us", x.lat_mean_us}, {"tracked", x.tracked}});
     ss["rounds"] = std::move(rounds);
     ss["window"] = r.steady_state && r.steady_state->window ? json::value(window_json(*r.steady_state->window)) : json::value(nullptr);
+    if (!r.rounds_workload.empty()) ss["workload"] = r.rounds_workload;
+    ss["measurement_window"] = r.result_is_window && r.steady_state && r.steady_state->window
+                                   ? json::value(measurement_window_json(*r.steady_state->window, r.steady_state->attained))
+                                   : json::value(nullptr);
     o["steady_state"] = std::move(ss);
   }
   if (!r.sweep.empty()) {
@@ -155,8 +216,18 @@ json::object device_json(const DeviceResult& d) {
   o["first_io_errors"] = std::move(first_io_errors);
   if (d.verify.enabled) o["verify"] = verify_json(d.verify);
   o["progress"] = strings(d.progress);
-  o["cpu"] = json::object{{"job_cpu_s", d.job_cpu_s},
-                          {"host_busy_pct", d.host_cpu_busy_pct ? json::value(*d.host_cpu_busy_pct) : json::value(nullptr)}};
+  json::object cpu{{"job_cpu_s", d.job_cpu_s}, {"note", kCpuNote}};
+  if (const auto& h = d.host_cpu) {
+    cpu["host_busy_pct"] = h->busy_pct;
+    cpu["host"] = json::object{{"window_s", d.host_cpu_window_s}, {"busy_pct", h->busy_pct},     {"user_pct", h->user_pct},
+                               {"system_pct", h->system_pct},      {"irq_pct", h->irq_pct},       {"softirq_pct", h->softirq_pct},
+                               {"iowait_pct", h->iowait_pct},      {"steal_pct", h->steal_pct},   {"user_s", h->user_s},
+                               {"system_s", h->system_s},          {"irq_s", h->irq_s},           {"softirq_s", h->softirq_s}};
+  } else {
+    cpu["host_busy_pct"] = nullptr;
+    cpu["host"] = nullptr;
+  }
+  o["cpu"] = std::move(cpu);
   if (!d.health_series.empty()) {
     json::array hs;
     auto opt = [](const auto& x) { return x ? json::value(*x) : json::value(nullptr); };
@@ -190,6 +261,7 @@ json::object device_json(const DeviceResult& d) {
     json::object to;
     to["id"] = t.id;
     to["description"] = t.description;
+    if (t.matrix) to["matrix"] = matrix_json(t);
     json::array ws;
     for (const auto& w : t.workloads) ws.push_back(workload_json(w));
     to["workloads"] = std::move(ws);

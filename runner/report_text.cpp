@@ -5,6 +5,7 @@
 
 #include "common/units.hpp"
 #include "runner/report_json_access.hpp"
+#include "runner/report_matrix.hpp"
 
 namespace diskvet::runner {
 
@@ -31,6 +32,7 @@ void measured_table(std::string& out, const json::value& dev) {
   out += fmt::format("  {:<20} {:<26} {:>9} {:>9} {:>9} {:>9} {:>9}\n", "test", "workload", "IOPS", "MB/s", "mean", "p99", "p99.99");
   for (const auto& t : arr(dev, "tests"))
     for (const auto& w : arr(t, "workloads")) {
+      if (at(t, "matrix")) break;  // its own table follows (every cell's latency is in the JSON)
       const json::value& res = obj(w, "result");
       std::string label = workload_label(w);
       if (!flag(w, "ran")) {
@@ -47,6 +49,17 @@ void measured_table(std::string& out, const json::value& dev) {
                            format_ns(num(pct, "99.990000")));
       }
     }
+}
+
+// Steady state of one workload: attained or not, and the SNIA PTS measurement window the result is.
+void steady_line(std::string& out, const std::string& test, const std::string& label, const json::value& ss) {
+  out += fmt::format("  steady state: {} {}: {} after {} round(s){}\n", test, label, flag(ss, "attained") ? "attained" : "NOT attained",
+                     num(ss, "rounds_used"), str(ss, "workload").empty() ? "" : " of " + str(ss, "workload") + ", then the sweep");
+  const json::value& mw = obj(ss, "measurement_window");
+  if (is_num(mw, "first_round"))
+    out += fmt::format("    measured: rounds {:.0f}-{:.0f} averaged, {} (range {:.1f}%, slope {:.1f}% of the average; at most {:.0f}% and {:.0f}%)\n",
+                       num(mw, "first_round"), num(mw, "last_round"), fmt_value(mw, "average"), num(mw, "range_pct"), num(mw, "slope_pct"),
+                       num(obj(ss, "criteria"), "max_excursion_pct"), num(obj(ss, "criteria"), "max_slope_pct"));
 }
 
 // Burn-in: how far each test got, verification, slowdowns, latency outliers, CPU.
@@ -70,9 +83,18 @@ void burnin_lines(std::string& out, const json::value& dev) {
   for (const auto& e : arr(dev, "slowdowns"))
     out += fmt::format("  SLOWDOWN in {}: {:.0f}% below the median for {:.0f} s from {:.0f} s: {} ({})\n", str(e, "test"), num(e, "max_drop_pct"),
                        num(e, "duration_s"), num(e, "start_s"), str(e, "cause"), str(e, "evidence"));
+}
+
+// The job threads' CPU beside the host's: the kernel's system and interrupt time is the tool's cost too.
+void cpu_lines(std::string& out, const json::value& dev) {
   const json::value& cpu = obj(dev, "cpu");
-  if (is_num(cpu, "host_busy_pct"))
-    out += fmt::format("  cpu: jobs {:.1f} s, host {:.0f}% busy\n", num(cpu, "job_cpu_s"), num(cpu, "host_busy_pct"));
+  const json::value& h = obj(cpu, "host");
+  if (!h.is_object()) return;
+  out += fmt::format("  cpu: job threads {:.2f} s; host over the tests ({}): {:.1f}% busy = user {:.1f}% + system {:.1f}% + irq {:.1f}% + softirq {:.1f}%"
+                     " (system {:.2f} s, irq {:.2f} s, softirq {:.2f} s)\n",
+                     num(cpu, "job_cpu_s"), format_duration(num(h, "window_s")), num(h, "busy_pct"), num(h, "user_pct"), num(h, "system_pct"),
+                     num(h, "irq_pct"), num(h, "softirq_pct"), num(h, "system_s"), num(h, "irq_s"), num(h, "softirq_s"));
+  out += "       CPU per I/O counts only the job threads; the host's system and interrupt time holds the kernel's share\n";
 }
 
 // Stalled I/Os and the kernel's lines about the device.
@@ -138,9 +160,7 @@ std::string render_report_text(const json::object& r) {
         if (flag(lit, "runner_bound")) out += fmt::format("  note: {} {}: {}\n", str(t, "id"), workload_label(w), str(lit, "note"));
         if (!str(w, "write_data").empty()) out += fmt::format("  write data: {} {}: {}\n", str(t, "id"), workload_label(w), str(w, "write_data"));
         const json::value& ss = obj(w, "steady_state");
-        if (at(w, "steady_state"))
-          out += fmt::format("  steady state: {} {}: {} after {} round(s)\n", str(t, "id"), workload_label(w),
-                             flag(ss, "attained") ? "attained" : "NOT attained", num(ss, "rounds_used"));
+        if (at(w, "steady_state") && !at(t, "matrix")) steady_line(out, str(t, "id"), workload_label(w), ss);
         const json::value& sw = obj(w, "sweep");
         const auto& pts = arr(sw, "points");
         if (auto k = index_below(sw, "knee", pts.size()))
@@ -149,6 +169,8 @@ std::string render_report_text(const json::object& r) {
       }
     out += "\n";
     measured_table(out, dev);
+    for (const auto& t : arr(dev, "tests"))
+      if (auto m = read_matrix_table(t)) out += matrix_text(str(t, "id"), *m);
     bool any = false;
     for (const auto& t : arr(dev, "tests"))
       for (const auto& v : arr(t, "verdicts")) {
@@ -173,6 +195,7 @@ std::string render_report_text(const json::object& r) {
       out += fmt::format("  OUTLIER: {} {}: {} vs median {} of {} devices ({:.0f}% worse)\n", str(o, "test"), str(o, "metric"), fmt_value(o, "value"),
                          fmt_value(o, "median"), num(o, "group_size"), num(o, "worse_pct"));
     burnin_lines(out, dev);
+    cpu_lines(out, dev);
     watchdog_lines(out, dev);
     out += fmt::format("  device verdict: {}\n", str(dev, "verdict"));
     for (const auto& reason : arr(dev, "reasons"))

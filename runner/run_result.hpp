@@ -11,6 +11,7 @@
 #include "devices/device.hpp"
 #include "runner/measurement.hpp"
 #include "runner/health_poller.hpp"
+#include "runner/host_cpu.hpp"
 #include "runner/steady_state.hpp"
 #include "runner/throttle.hpp"
 #include "runner/verdict.hpp"
@@ -93,9 +94,14 @@ struct WorkloadRecord {
   Measurement result;       // the measurement the verdicts read (the knee, for a sweep)
   bool ran = false;
   std::string error;        // a runtime error that stopped it
+  std::string skipped;      // why this device cannot run it (a matrix cell's block size below its logical block); not an error
   std::optional<WarmupRecord> warmup;
   std::vector<RoundRecord> rounds;
   std::optional<SteadyStateResult> steady_state;
+  // The result is the steady-state measurement window: its rounds joined (SNIA PTS), not a new window.
+  bool result_is_window = false;
+  // What the rounds ran, when not the workload itself (a sweep's rounds run its heaviest point).
+  std::string rounds_workload;
   bool steady_required = false;
   SteadyCriteria steady_criteria;  // what the suite asked for
   std::vector<SweepPoint> sweep;
@@ -103,9 +109,24 @@ struct WorkloadRecord {
   LittleCheck little;
 };
 
+// A mix x block size matrix (SNIA PTS-E IOPS test): the cells are the test's workloads, mix-major;
+// every round ran each cell once; steady state is decided on the tracked cell's IOPS per round.
+struct MatrixRecord {
+  std::vector<uint32_t> rwmixread_pcts;
+  std::vector<uint32_t> bs_bytes;
+  size_t tracked = 0;               // index of the tracked cell
+  double round_s = 0;               // each cell's length in a round
+  size_t rounds_run = 0;            // rounds in which every runnable cell ran
+  bool steady_required = false;
+  SteadyCriteria criteria;
+  std::vector<double> tracked_iops; // per round
+  std::optional<SteadyStateResult> steady_state;
+};
+
 struct TestRecord {
   std::string id;
   std::string description;
+  std::optional<MatrixRecord> matrix;
   std::vector<WorkloadRecord> workloads;
   std::vector<MetricVerdict> verdicts;
   Rollup verdict;
@@ -157,7 +178,10 @@ struct DeviceResult {
   WatchdogRecord watchdog;                   // I/Os past io_timeout, and whether the run gave up on one
   KernelLog kernel_log;                      // the kernel's lines about this device during its run
   double job_cpu_s = 0;                      // the device's job threads, every workload summed
-  std::optional<double> host_cpu_busy_pct;   // all CPUs of the host over the device's run
+  // All CPUs of the host from the first test's start to the last one's end (host_cpu_window_s):
+  // the kernel's system and interrupt time the job threads' CPU does not count.
+  std::optional<HostCpuShare> host_cpu;
+  double host_cpu_window_s = 0;
 };
 
 struct RunResult {

@@ -27,6 +27,23 @@ struct RunningStats {
     min = std::min(min, x);
     max = std::max(max, x);
   }
+  // Joins the statistics of another stream as if its values had been added here (Chan et al.'s
+  // pairwise update of the mean and M2).
+  void merge(const RunningStats& o) {
+    if (o.count == 0) return;
+    if (count == 0) {
+      *this = o;
+      return;
+    }
+    const double n = static_cast<double>(count), m = static_cast<double>(o.count);
+    const double delta = o.mean - mean;
+    mean += delta * m / (n + m);
+    m2 += o.m2 + delta * delta * n * m / (n + m);
+    count += o.count;
+    sum += o.sum;
+    min = std::min(min, o.min);
+    max = std::max(max, o.max);
+  }
   // Population standard deviation (fio's iops_stddev); 0 for fewer than two values.
   double stddev() const { return count > 1 ? std::sqrt(std::max(0.0, m2 / static_cast<double>(count))) : 0; }
   double min_or_0() const { return count ? min : 0; }

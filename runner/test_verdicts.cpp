@@ -53,7 +53,7 @@ std::vector<MetricVerdict> judge_test(const TestRecord& test, const suites::Test
       std::string name = metric_name(scope, ml.metric.kind);
       const WorkloadRecord* rec = nullptr;
       for (const auto& r : test.workloads)
-        if (covers(r.workload, scope)) {
+        if (covers(r.workload, scope) && r.skipped.empty()) {
           rec = &r;
           break;
         }
@@ -89,7 +89,7 @@ Rollup rollup_test(const TestRecord& test, const suites::TestLimits* limits, std
     r.reasons.push_back(fmt::format("{}: did not run", test.id));
   }
   for (const auto& w : test.workloads) {
-    if (w.ran) continue;
+    if (w.ran || !w.skipped.empty()) continue;  // a skipped cell says why in the report; it is no error
     r.status = VerdictStatus::error;
     r.reasons.push_back(fmt::format("{}: the {} workload {}", test.id, to_string(w.workload.rw),
                                     w.error.empty() ? "did not run" : "could not run: " + w.error));

@@ -8,12 +8,11 @@
 #include "common/units.hpp"
 #include "runner/engine.hpp"
 #include "runner/knee.hpp"
+#include "runner/measurement_window.hpp"
 #include "runner/metric.hpp"
 #include "runner/step_observer.hpp"
 
 namespace diskvet::runner {
-
-namespace {
 
 std::string describe(const Workload& w) {
   std::string d = fmt::format("{} {} QD{} x{}", to_string(w.rw), format_bytes(w.bs_bytes), w.iodepth, w.numjobs);
@@ -22,7 +21,7 @@ std::string describe(const Workload& w) {
 }
 
 Result<Measurement> run_step(const WorkloadContext& c, const Workload& w, Phase phase, std::string detail,
-                             std::function<bool(const IntervalSample&)> until = {}) {
+                             std::function<bool(const IntervalSample&)> until) {
   auto valid = validate(w, c.target.info().size_bytes, c.target.info().logical_block_size);
   if (!valid) return valid.error();
   c.events.on_phase(PhaseEvent{c.device, phase, c.test.id, static_cast<int>(c.index), detail});
@@ -36,8 +35,20 @@ Result<Measurement> run_step(const WorkloadContext& c, const Workload& w, Phase 
   return m;
 }
 
-// Stopped by the caller, or the watchdog gave up on an I/O of this device.
 bool stopped(const WorkloadContext& c) { return (c.stop && c.stop->load()) || (c.watchdog && c.watchdog->abandoned); }
+
+void finish(WorkloadRecord& rec, Result<Measurement> m) {
+  if (!m) {
+    rec.error = m.error().message();
+    return;
+  }
+  rec.result = std::move(*m);
+  rec.workload = rec.result.workload;
+  rec.ran = true;
+  rec.little = little_check(rec.result);
+}
+
+namespace {
 
 // Cache warmup: 1 s intervals until the last `window` intervals are steady by the slope criterion.
 WarmupRecord warmup(const WorkloadContext& c, Workload w) {
@@ -67,26 +78,19 @@ WarmupRecord warmup(const WorkloadContext& c, Workload w) {
   return rec;
 }
 
-void finish(WorkloadRecord& rec, Result<Measurement> m) {
-  if (!m) {
-    rec.error = m.error().message();
-    return;
-  }
-  rec.result = std::move(*m);
-  rec.workload = rec.result.workload;
-  rec.ran = true;
-  rec.little = little_check(rec.result);
-}
-
 // Workload-dependent preconditioning: rounds of the stimulus until steady state (SNIA PTS 3.3).
-// False when the workload ends here (stopped, a step failed, or I/O errors, already recorded).
-bool steady_state_rounds(const WorkloadContext& c, const Workload& w, WorkloadRecord& rec) {
+// The last window_rounds rounds are kept: when the rounds end, `window` (if given) gets the
+// measurement window joined, i.e. the rounds that met the criteria, or, when steady state was not
+// attained, the last window examined (PTS: the verdict then says so). False when the workload ends
+// here (stopped, a step failed, or I/O errors, already recorded).
+bool steady_state_rounds(const WorkloadContext& c, const Workload& w, WorkloadRecord& rec, Measurement* window) {
   const auto& ss = c.suite.steady_state;
   rec.steady_required = ss.required;
   rec.steady_criteria = ss.criteria;
   Workload round = w;
   round.runtime_s = c.duration_s ? std::min(ss.round_s, *c.duration_s) : ss.round_s;
   std::vector<double> tracked;
+  RoundWindow kept(ss.criteria.window_rounds);
   for (size_t r = 0; r < ss.criteria.max_rounds && !stopped(c); ++r) {
     round.ramp_s = r == 0 ? w.ramp_s : 0;
     auto m = run_step(c, round, Phase::steady_state, fmt::format("round {} of at most {}: {}", r + 1, ss.criteria.max_rounds, describe(round)));
@@ -104,10 +108,18 @@ bool steady_state_rounds(const WorkloadContext& c, const Workload& w, WorkloadRe
       finish(rec, std::move(m));
       return false;
     }
+    kept.push(std::move(*m));
     rec.steady_state = detect_steady_state(tracked, ss.criteria);
     if (rec.steady_state->attained) break;
   }
-  return !stopped(c);
+  if (stopped(c)) return false;
+  if (window) {
+    // The window always ends with the last round run: the first steady window ends the rounds, and
+    // without one the detector's last window is the last window_rounds rounds.
+    *window = kept.merged_last(rec.steady_state && rec.steady_state->window ? rec.steady_state->window->rounds : kept.size());
+    rec.result_is_window = true;
+  }
+  return true;
 }
 
 }  // namespace
@@ -137,6 +149,16 @@ WorkloadRecord run_test_workload(const WorkloadContext& c) {
   if (c.suite.warmup.enabled && read_only && !stopped(c)) rec.warmup = warmup(c, w);
 
   if (c.test.sweep) {
+    if (c.suite.steady_state.enabled && !stopped(c)) {
+      // SNIA PTS measures a device in steady state: rounds of the sweep's heaviest point (the most
+      // outstanding I/O) until its IOPS settle, then the sweep, the device now in steady state.
+      Workload track = w;
+      track.iodepth = c.test.sweep->steps.back().iodepth;
+      track.numjobs = c.test.sweep->steps.back().numjobs;
+      if (c.rate_cap_iops) cap_total_iops(track, c.rate_cap_iops);
+      rec.rounds_workload = describe(track);
+      if (!steady_state_rounds(c, track, rec, nullptr)) return rec;
+    }
     // The max-iops sweep: outstanding I/O grows step by step until IOPS stop rising (the knee).
     std::vector<Measurement> kept;
     for (const auto& step : c.test.sweep->steps) {
@@ -166,18 +188,6 @@ WorkloadRecord run_test_workload(const WorkloadContext& c) {
     rec.knee = knee_index(rec.sweep);
     const uint64_t sweep_errors = std::ranges::max(kept, {}, &Measurement::io_errors).io_errors;
     const bool sweep_interrupted = kept.back().interrupted;
-    if (c.suite.steady_state.enabled && !sweep_errors && !sweep_interrupted && !stopped(c)) {
-      // SNIA PTS: the verdicts read a steady-state window, here at the knee's depth and jobs. The
-      // sweep found where IOPS stop rising; the rounds then repeat that point until they settle.
-      Workload at_knee = w;
-      at_knee.iodepth = rec.sweep[*rec.knee].iodepth;
-      at_knee.numjobs = rec.sweep[*rec.knee].numjobs;
-      if (c.rate_cap_iops) cap_total_iops(at_knee, c.rate_cap_iops);
-      at_knee.ramp_s = 0;  // the sweep ran just before, at no lower load
-      if (!steady_state_rounds(c, at_knee, rec)) return rec;
-      finish(rec, run_step(c, at_knee, Phase::measure, fmt::format("measuring at the knee: {} for {}", describe(at_knee), format_duration(at_knee.runtime_s))));
-      return rec;
-    }
     finish(rec, std::move(kept[*rec.knee]));
     // Errors anywhere in the sweep count, not only at the knee.
     rec.result.io_errors = std::max(rec.result.io_errors, sweep_errors);
@@ -185,8 +195,12 @@ WorkloadRecord run_test_workload(const WorkloadContext& c) {
     return rec;
   }
 
-  if (c.suite.steady_state.enabled && !steady_state_rounds(c, w, rec)) return rec;
-  w.ramp_s = c.suite.steady_state.enabled ? 0 : w.ramp_s;
+  if (c.suite.steady_state.enabled) {
+    // SNIA PTS reports the measurement window itself: the verdicts read its rounds, averaged.
+    Measurement window;
+    if (steady_state_rounds(c, w, rec, &window)) finish(rec, std::move(window));
+    return rec;
+  }
   finish(rec, run_step(c, w, Phase::measure, fmt::format("measuring {} for {}", describe(w), format_duration(w.runtime_s))));
   return rec;
 }

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <atomic>
+#include <functional>
 #include <optional>
 #include <string>
 
@@ -34,5 +35,16 @@ struct WorkloadContext {
 Workload resolve_workload(const WorkloadContext& c, const Workload& base);
 
 WorkloadRecord run_test_workload(const WorkloadContext& c);
+
+// The steps the workload runners share (runner/matrix_run.cpp too):
+// one engine run of the test's workload c.index, watched, its stalls recorded;
+Result<Measurement> run_step(const WorkloadContext& c, const Workload& w, Phase phase, std::string detail,
+                             std::function<bool(const IntervalSample&)> until = {});
+// "randrw 4.0 KiB QD32 x4 70% read";
+std::string describe(const Workload& w);
+// stopped by the caller, or the watchdog gave up on an I/O of this device;
+bool stopped(const WorkloadContext& c);
+// the record takes the measurement the verdicts read (or the error that stopped it).
+void finish(WorkloadRecord& rec, Result<Measurement> m);
 
 }  // namespace diskvet::runner

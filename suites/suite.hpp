@@ -62,11 +62,22 @@ struct SweepSpec {
   double min_gain_pct = 5;
 };
 
+// A read/write mix x block size matrix of random workloads (SNIA PTS-E 1.1 IOPS test): each round
+// runs every cell once for the round's length, in order; rounds repeat until the tracked cell's IOPS
+// are steady (PTS: 4 KiB 0/100, i.e. random writes); each cell reports its measurement window.
+// The test's workloads are the cells, mix-major: cell (m, b) is workloads[m * bs_bytes.size() + b].
+struct MatrixSpec {
+  std::vector<uint32_t> rwmixread_pcts;  // 100: randread, 0: randwrite, else randrw
+  std::vector<uint32_t> bs_bytes;
+  size_t tracked = 0;                    // index of the tracked cell
+};
+
 struct TestSpec {
   std::string id;           // "latency-qd1"; profile limits are keyed by it
   std::string description;
   std::vector<runner::Workload> workloads;  // size/offset resolved against the device at plan time
   std::optional<SweepSpec> sweep;           // max-iops: each workload is swept
+  std::optional<MatrixSpec> matrix;         // snia-iops: the workloads are the matrix's cells
   // What the steady-state rounds track: IOPS, or mean latency (latency tests).
   bool track_latency = false;
   // Full passes over the region (each workload stops after passes x region bytes); such a test's

@@ -1,8 +1,10 @@
 // Suite files -> Suite values, strictly: unknown keys, wrong types and impossible values are errors.
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <set>
 
+#include "common/units.hpp"
 #include "suites/builtin_files.hpp"
 #include "suites/strict_reader.hpp"
 #include "suites/suite.hpp"
@@ -83,6 +85,64 @@ void read_workload_keys(StrictReader& r, Workload& w) {
   r.duration("io_timeout", w.io_timeout_s, 0.01, 86400);
   r.duration("io_grace", w.io_grace_s, 0, 86400);
   w.spin_us = static_cast<uint32_t>(spin_s * 1e6 + 0.5);
+}
+
+// "matrix": {"rwmixread": [100, ...], "bs": ["4k", ...], "track": {"rwmixread": 0, "bs": "4k"}}:
+// the cells, mix-major, each the test's workload keys with rw, rwmixread and bs set.
+void read_matrix(const json::object& o, const std::string& file, const std::string& where, std::optional<Error>* err, const Workload& base,
+                 TestSpec& t) {
+  StrictReader r(o, file, where, err);
+  MatrixSpec m;
+  auto bs_of = [&](StrictReader& rd, const json::value& v, const std::string& key) -> std::optional<uint32_t> {
+    auto b = v.is_string() ? parse_size(std::string(v.get_string())) : v.is_int64() ? std::optional<uint64_t>(v.get_int64()) : std::nullopt;
+    if (!b || *b < 512 || *b > (64u << 20) || *b % 512) {
+      rd.fail(key, "is not a block size of 512 bytes to 64 MiB in multiples of 512", "e.g. \"512\", \"4k\", \"1m\"");
+      return std::nullopt;
+    }
+    return static_cast<uint32_t>(*b);
+  };
+  if (const json::array* mixes = r.array("rwmixread", true)) {
+    for (size_t i = 0; i < mixes->size(); ++i) {
+      const json::value& v = (*mixes)[i];
+      if (!v.is_int64() || v.get_int64() < 0 || v.get_int64() > 100) r.fail("rwmixread", fmt::format("[{}] is not a read percentage 0..100", i));
+      else m.rwmixread_pcts.push_back(static_cast<uint32_t>(v.get_int64()));
+    }
+    if (mixes->empty()) r.fail("rwmixread", "is empty", "list at least one mix");
+  }
+  if (const json::array* sizes = r.array("bs", true)) {
+    for (size_t i = 0; i < sizes->size(); ++i)
+      if (auto b = bs_of(r, (*sizes)[i], fmt::format("bs[{}]", i))) m.bs_bytes.push_back(*b);
+    if (sizes->empty()) r.fail("bs", "is empty", "list at least one block size");
+  }
+  if (std::set<uint32_t>(m.rwmixread_pcts.begin(), m.rwmixread_pcts.end()).size() != m.rwmixread_pcts.size())
+    r.fail("rwmixread", "lists a mix twice");
+  if (std::set<uint32_t>(m.bs_bytes.begin(), m.bs_bytes.end()).size() != m.bs_bytes.size()) r.fail("bs", "lists a block size twice");
+  if (const json::object* tro = r.object("track")) {
+    StrictReader tr(*tro, file, where + ".track", err);
+    uint32_t mix = 0;
+    tr.uint32("rwmixread", mix, 0, 100);
+    uint64_t bs = 0;
+    tr.size("bs", bs, 512, 64u << 20);
+    if (!tr.has("bs")) tr.fail("bs", "is missing", "name the tracked cell's block size");
+    if (!tro->contains("rwmixread")) tr.fail("rwmixread", "is missing", "name the tracked cell's mix");
+    tr.finish();
+    auto mi = std::ranges::find(m.rwmixread_pcts, mix);
+    auto bi = std::ranges::find(m.bs_bytes, static_cast<uint32_t>(bs));
+    if (mi == m.rwmixread_pcts.end() || bi == m.bs_bytes.end()) tr.fail("", "is not a cell of the matrix", "track one of the listed mixes and block sizes");
+    else m.tracked = static_cast<size_t>(mi - m.rwmixread_pcts.begin()) * m.bs_bytes.size() + static_cast<size_t>(bi - m.bs_bytes.begin());
+  } else {
+    r.fail("track", "is missing", "name the cell whose IOPS decide steady state, e.g. {\"rwmixread\": 0, \"bs\": \"4k\"} (SNIA PTS)");
+  }
+  r.finish();
+  for (uint32_t mix : m.rwmixread_pcts)
+    for (uint32_t bs : m.bs_bytes) {
+      Workload w = base;
+      w.rw = mix == 100 ? runner::Pattern::randread : mix == 0 ? runner::Pattern::randwrite : runner::Pattern::randrw;
+      w.rwmixread_pct = mix;
+      w.bs_bytes = bs;
+      t.workloads.push_back(w);
+    }
+  t.matrix = std::move(m);
 }
 
 }  // namespace
@@ -228,7 +288,13 @@ Result<Suite> parse_suite(std::string_view text, const std::string& file) {
       sr.finish();
       t.sweep = sw;
     }
-    if (const json::array* ws = tr.array("workloads", true)) {
+    if (const json::object* mo = tr.object("matrix")) {
+      read_matrix(*mo, file, where + ".matrix", &err, base, t);
+      if (t.sweep) tr.fail("matrix", "a test is a sweep or a matrix, not both", "put them in two tests");
+      if (t.track_latency) tr.fail("track", "a matrix tracks the IOPS of its tracked cell", "leave track out");
+    }
+    if (const json::array* ws = tr.array("workloads", !t.matrix)) {
+      if (t.matrix) tr.fail("workloads", "a matrix test's workloads are its cells", "leave workloads out");
       if (ws->empty()) tr.fail("workloads", "is empty", "list at least one workload");
       for (size_t k = 0; k < ws->size(); ++k) {
         StrictReader wr((*ws)[k], file, fmt::format("{}.workloads[{}]", where, k), &err);

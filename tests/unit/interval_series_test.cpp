@@ -8,6 +8,8 @@
 
 #include "runner/measurement.hpp"
 #include "runner/measurement_json.hpp"
+#include "runner/measurement_window.hpp"
+#include "runner/running_stats.hpp"
 
 using namespace diskvet::runner;
 
@@ -103,4 +105,50 @@ TEST(IntervalSeries, KeptSamplesStayBoundedAndEachHoldsTheSameNumberOfIntervals)
   }(), "diskvet", "/dev/x");
   EXPECT_EQ(job.at("intervals_merged").to_number<uint64_t>(), 4u);
   EXPECT_EQ(job.at("intervals_measured").to_number<uint64_t>(), kIntervals);
+}
+
+TEST(IntervalSeries, AMeasurementWindowJoinedFromRoundsKeepsEveryIntervalInItsStatistics) {
+  // A steady-state window of three long rounds, each past the kept-sample bound: the joined
+  // window's statistics are those of every interval of the three, not of the samples kept for plots.
+  constexpr size_t kPerRound = IntervalSeries::kMaxSamples + 1000;
+  std::vector<Measurement> rounds(3);
+  std::vector<long double> reads;
+  size_t i = 0;
+  for (auto& r : rounds) {
+    for (size_t k = 0; k < kPerRound; ++k, ++i) {
+      IntervalSample s = interval(i);
+      s.t_s = static_cast<double>(k);
+      r.intervals.push(s);
+      reads.push_back(static_cast<long double>(s.iops(Direction::read)));
+    }
+    r.elapsed_s = static_cast<double>(kPerRound);
+  }
+  Measurement w = merge_rounds(rounds);
+  EXPECT_EQ(w.intervals.pushed(), 3 * kPerRound);
+  EXPECT_EQ(w.intervals.iops_stats(Direction::read).count, 3 * kPerRound);
+  const double sd = static_cast<double>(exact_stddev(reads));
+  EXPECT_NEAR(w.iops_stddev(Direction::read), sd, 1e-6 * sd);
+  EXPECT_LE(w.intervals.size(), IntervalSeries::kMaxSamples);
+  // The later rounds' samples come after the earlier ones on the window's clock.
+  EXPECT_GT(w.intervals.samples().back().t_s, 2.0 * static_cast<double>(kPerRound));
+}
+
+TEST(RunningStats, MergingTwoStreamsIsAddingBoth) {
+  RunningStats a, b, all;
+  for (int k = 0; k < 1000; ++k) {
+    const double x = 1e6 + (k * 7919 % 1000);  // large values, small spread: cancellation-prone
+    (k % 3 ? a : b).add(x);
+    all.add(x);
+  }
+  RunningStats joined = a;
+  joined.merge(b);
+  EXPECT_EQ(joined.count, all.count);
+  EXPECT_NEAR(joined.mean, all.mean, 1e-9 * all.mean);
+  EXPECT_NEAR(joined.stddev(), all.stddev(), 1e-9 * all.stddev());
+  EXPECT_EQ(joined.min, all.min);
+  EXPECT_EQ(joined.max, all.max);
+  RunningStats empty;
+  empty.merge(a);
+  EXPECT_EQ(empty.count, a.count);
+  EXPECT_EQ(empty.mean, a.mean);
 }

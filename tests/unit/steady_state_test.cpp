@@ -76,3 +76,26 @@ TEST(SteadyState, AllZeroRoundsAreNeverSteady) {
   std::vector<double> v(5, 0.0);
   EXPECT_FALSE(assess_window(v, SteadyCriteria{}).steady);
 }
+
+TEST(SteadyState, ALimitMetExactlyIsSteadyAsPtsSaysNoMoreThan) {
+  // PTS 2.1: range "no more than 20%" and slope "within 10%" of the window's average.
+  auto range = assess_window(std::vector<double>{9000, 11000, 10000, 10000, 10000}, SteadyCriteria{});
+  EXPECT_NEAR(range.excursion_pct, 20.0, 1e-12);
+  EXPECT_TRUE(range.steady);
+  auto slope = assess_window(std::vector<double>{9500, 9750, 10000, 10250, 10500}, SteadyCriteria{});
+  EXPECT_NEAR(slope.slope_change_pct, 10.0, 1e-12);
+  EXPECT_TRUE(slope.steady);
+  auto over = assess_window(std::vector<double>{9490, 9745, 10000, 10255, 10510}, SteadyCriteria{});
+  EXPECT_FALSE(over.steady);
+}
+
+TEST(SteadyState, WithoutSteadyStateTheLastWindowIsTheLastFiveOfTwentyFiveRounds) {
+  // PTS: not steady by round 25, the measurement window is rounds 21..25 (and the report says so).
+  std::vector<double> v;
+  for (int i = 0; i < 30; ++i) v.push_back(i % 2 ? 5000 : 15000);
+  auto r = detect_steady_state(v, SteadyCriteria{});
+  ASSERT_FALSE(r.attained);
+  ASSERT_TRUE(r.window);
+  EXPECT_EQ(r.window->first_round, 20u);
+  EXPECT_EQ(r.window->rounds, 5u);
+}

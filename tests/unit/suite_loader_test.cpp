@@ -29,7 +29,7 @@ const char* kMinimal = R"({"name": "t", "tests": [{"id": "a", "workloads": [{"rw
 
 TEST(SuiteLoader, LoadsEveryShippedSuite) {
   auto names = builtin_suite_names();
-  for (const char* want : {"quick", "acceptance", "burnin"}) EXPECT_NE(std::find(names.begin(), names.end(), want), names.end()) << want;
+  for (const char* want : {"quick", "acceptance", "burnin", "snia-iops"}) EXPECT_NE(std::find(names.begin(), names.end(), want), names.end()) << want;
   for (const auto& n : names) {
     auto s = builtin_suite(n);
     ASSERT_TRUE(s.ok()) << s.error().message();
@@ -61,6 +61,57 @@ TEST(SuiteLoader, AcceptanceFollowsSnia) {
   EXPECT_EQ(s->steady_state.criteria.window_rounds, 5u);
   EXPECT_EQ(s->steady_state.criteria.max_rounds, 25u);
   EXPECT_EQ(s->tests[2].workloads[0].runtime_s, 60.0);
+}
+
+TEST(SuiteLoader, SniaIopsIsThePtsIopsMatrixOfFiftySixCellsTrackedOnFourKRandomWrite) {
+  auto s = builtin_suite("snia-iops");
+  ASSERT_TRUE(s.ok()) << s.error().message();
+  EXPECT_TRUE(s->purge);
+  EXPECT_TRUE(s->precondition.enabled && s->precondition.required);
+  EXPECT_EQ(s->precondition.capacities, 2.0);
+  EXPECT_EQ(s->precondition.bs_bytes, 128u * 1024);
+  EXPECT_TRUE(s->steady_state.enabled && s->steady_state.required);
+  EXPECT_EQ(s->steady_state.round_s, 60.0);
+  EXPECT_EQ(s->steady_state.criteria.window_rounds, 5u);
+  EXPECT_EQ(s->steady_state.criteria.max_rounds, 25u);
+  EXPECT_EQ(s->steady_state.criteria.max_excursion_pct, 20.0);
+  EXPECT_EQ(s->steady_state.criteria.max_slope_pct, 10.0);
+  ASSERT_EQ(s->tests.size(), 1u);
+  const TestSpec& t = s->tests[0];
+  ASSERT_TRUE(t.matrix);
+  EXPECT_EQ(t.matrix->rwmixread_pcts, (std::vector<uint32_t>{100, 95, 65, 50, 35, 5, 0}));
+  std::vector<uint32_t> sizes = t.matrix->bs_bytes;
+  std::sort(sizes.begin(), sizes.end());
+  EXPECT_EQ(sizes, (std::vector<uint32_t>{512, 4096, 8192, 16384, 32768, 65536, 131072, 1048576}));
+  ASSERT_EQ(t.workloads.size(), 56u);
+  // Mix-major cells, random I/O, the pure mixes as randread and randwrite.
+  for (size_t m = 0; m < 7; ++m)
+    for (size_t b = 0; b < 8; ++b) {
+      const auto& w = t.workloads[m * 8 + b];
+      EXPECT_EQ(w.rwmixread_pct, t.matrix->rwmixread_pcts[m]);
+      EXPECT_EQ(w.bs_bytes, t.matrix->bs_bytes[b]);
+      const auto want = w.rwmixread_pct == 100 ? runner::Pattern::randread : w.rwmixread_pct == 0 ? runner::Pattern::randwrite : runner::Pattern::randrw;
+      EXPECT_EQ(w.rw, want);
+    }
+  const auto& tracked = t.workloads.at(t.matrix->tracked);
+  EXPECT_EQ(tracked.rw, runner::Pattern::randwrite);
+  EXPECT_EQ(tracked.bs_bytes, 4096u);
+}
+
+TEST(SuiteLoader, RefusesABrokenMatrix) {
+  const std::string head = R"({"name": "t", "tests": [{"id": "a", )";
+  EXPECT_NE(suite_error(head + R"("matrix": {"rwmixread": [100, 0], "bs": ["4k"], "track": {"rwmixread": 50, "bs": "4k"}}}]})").find("not a cell"),
+            std::string::npos);
+  EXPECT_NE(suite_error(head + R"("matrix": {"rwmixread": [100, 0], "bs": ["4k"]}}]})").find("track"), std::string::npos);
+  EXPECT_NE(suite_error(head + R"("matrix": {"rwmixread": [100, 0], "bs": ["4k"], "track": {"rwmixread": 0, "bs": "4k"}}, "workloads": [{}]}]})")
+                .find("cells"),
+            std::string::npos);
+  EXPECT_NE(suite_error(head + R"("matrix": {"rwmixread": [101], "bs": ["4k"], "track": {"rwmixread": 0, "bs": "4k"}}}]})").find("percentage"),
+            std::string::npos);
+  EXPECT_NE(suite_error(head + R"("matrix": {"rwmixread": [0], "bs": ["1000"], "track": {"rwmixread": 0, "bs": "4k"}}}]})").find("block size"),
+            std::string::npos);
+  EXPECT_NE(suite_error(head + R"("matrix": {"rwmixread": [0, 0], "bs": ["4k"], "track": {"rwmixread": 0, "bs": "4k"}}}]})").find("twice"),
+            std::string::npos);
 }
 
 TEST(SuiteLoader, BurninWritesRandomlyMixesAndReadsBackEverythingVerified) {

@@ -41,9 +41,9 @@ class Lab : public ::testing::Test {
   }
 
   // A fresh (all-zero) loop device over /dev/shm, detached at the end of the test.
-  std::string make_loop(uint64_t size_bytes) {
+  std::string make_loop(uint64_t size_bytes, uint32_t logical_block_bytes = 512) {
     std::string backing = "/dev/shm/diskvet-suites-it-" + std::to_string(getpid()) + "-" + std::to_string(loops_.size()) + ".img";
-    auto loop = diskvet::cli::ScratchLoop::create(backing, size_bytes);
+    auto loop = diskvet::cli::ScratchLoop::create(backing, size_bytes, logical_block_bytes);
     if (!loop) {
       ADD_FAILURE() << loop.error().message();
       return {};
