@@ -47,6 +47,7 @@ struct RunCliOptions {
   std::string duration;
   std::vector<std::string> rate_caps;  // DEV=IOPS
   std::string scratch_size = "1g";
+  std::string verify_memory = "512m";
   bool quiet = false;
 };
 
@@ -145,6 +146,10 @@ int run_suite_command(const RunCliOptions& o) {
     if (!s || *s < 0.1) return fail(usage_error("--duration", fmt::format("'{}' is not a duration of at least 0.1s", o.duration), "e.g. 5s, 1m"));
     ropts.duration_s = *s;
   }
+  auto verify_memory = parse_size(o.verify_memory);
+  if (!verify_memory || *verify_memory < (1u << 20))
+    return fail(usage_error("--verify-memory", fmt::format("'{}' is not a size of at least 1m", o.verify_memory), "e.g. 512m, 2g"));
+  ropts.verify_memory_bytes = *verify_memory;
   auto caps = parse_rate_caps(o.rate_caps);
   if (!caps) return fail(caps.error());
   // The report path is checked before any device is touched: a refusal then costs nothing.
@@ -247,6 +252,9 @@ int run_suite_command(const RunCliOptions& o) {
     for (const auto& p : paths) used = used || p == dev;
     if (!used) return fail(usage_error("--rate-cap", fmt::format("{} is not one of the devices of this run", dev)));
   }
+  // Verification state is sized for every device before the first I/O: one that cannot fit the
+  // budget stops the run here, with nothing written.
+  if (auto fits = plan_verify_memory(plan); !fits) return fail(fits.error());
   plan.options.stop = &interrupt_flag();
 
   install_signal_handlers();
@@ -311,6 +319,9 @@ Action register_run(CLI::App& app) {
   run->add_option("--duration", o->duration, "Measurement window of every timed workload (and at most each steady-state round); full passes run to their size");
   run->add_option("--rate-cap", o->rate_caps, "Lab: cap DEV at IOPS total to emulate a slower device (DEV=IOPS)");
   run->add_option("--scratch-size", o->scratch_size, "Size of the scratch target when no device is named")->capture_default_str();
+  run->add_option("--verify-memory", o->verify_memory,
+                  "Memory for verification state, the whole run (split over devices in parallel); large devices get coarser state, see README")
+      ->capture_default_str();
   run->add_flag("--quiet,-q", o->quiet, "No progress on stderr");
   return [o] { return run_suite_command(*o); };
 }

@@ -75,7 +75,47 @@ std::string test_progress(const TestRecord& t, const suites::TestSpec& spec, uin
   return s;
 }
 
+// What the verifying jobs themselves hold beside the state (buffers, slots, in-flight sets,
+// backlog), for the busiest verifying workload of the suite.
+uint64_t verify_jobs_bytes(const suites::Suite& s) {
+  uint64_t most = 0;
+  for (const auto& t : s.tests)
+    for (const auto& w : t.workloads)
+      if (w.verify) most = std::max<uint64_t>(most, uint64_t{w.numjobs} * (w.bs_bytes + uint64_t{w.iodepth} * 64 + (16u << 10)));
+  return most;
+}
+
+Result<VerifyLayout> layout_for(const Target& target, const suites::Suite& suite, uint64_t budget_bytes) {
+  uint32_t bs = 0;
+  if (!suite_verifies(suite, bs)) return VerifyLayout{};
+  return plan_verify_layout(tested_region(target.info().size_bytes, suite).size_bytes, bs, budget_bytes, verify_jobs_bytes(suite));
+}
+
 }  // namespace
+
+Region tested_region(uint64_t device_bytes, const suites::Suite& suite) {
+  uint64_t size = device_bytes;
+  if (suite.region_bytes) size = std::min(size, suite.region_bytes);
+  return Region{0, size / (1u << 20) * (1u << 20)};
+}
+
+Status plan_verify_memory(RunPlan& plan) {
+  const uint64_t share = plan.options.parallel && plan.devices.size() > 1 ? plan.options.verify_memory_bytes / plan.devices.size()
+                                                                         : plan.options.verify_memory_bytes;
+  for (auto& d : plan.devices) {
+    if (!d.target.writable()) continue;  // verification state exists only for a device the run writes
+    auto l = layout_for(d.target, plan.suite, share);
+    if (!l) {
+      Error e = l.error();
+      e.subject = d.device.path;
+      e.what += fmt::format(" (the run's budget is {}{})", format_bytes(plan.options.verify_memory_bytes),
+                            share == plan.options.verify_memory_bytes ? "" : fmt::format(", {} per device in parallel", format_bytes(share)));
+      return e;
+    }
+    d.verify_layout = *l;
+  }
+  return ok_status();
+}
 
 DeviceResult run_device(DevicePlan& d, const suites::Suite& suite, const RunOptions& opt, const RunHooks& hooks, RunEvents& ev) {
   DeviceResult res;
@@ -93,15 +133,40 @@ DeviceResult run_device(DevicePlan& d, const suites::Suite& suite, const RunOpti
   auto stopped = [&] { return opt.stop && opt.stop->load(); };
 
   // The tested region: whole MiBs, so every block size of the suite divides it.
-  uint64_t size = target.info().size_bytes;
-  if (suite.region_bytes) size = std::min(size, suite.region_bytes);
-  Region region{0, size / (1u << 20) * (1u << 20)};
+  const Region region = tested_region(target.info().size_bytes, suite);
   res.tested_bytes = region.size_bytes;
   if (region.size_bytes == 0) {
     res.facts.aborted = true;
     res.facts.error = fmt::format("{} is smaller than 1 MiB: nothing to test", format_bytes(target.info().size_bytes));
     res.verdict = rollup_device({}, res.facts);
     return res;
+  }
+
+  // Verification state lives for the whole device run (the full write sets every block's
+  // generation, later phases check against it). Sized and allocated before anything is written:
+  // a state that does not fit stops this device with a report, never an abort.
+  std::unique_ptr<VerifyState> verify;
+  uint32_t verify_bs = 0;
+  res.facts.verifies = suite_verifies(suite, verify_bs);
+  if (res.facts.verifies && writable) {
+    Result<VerifyLayout> layout = d.verify_layout ? Result<VerifyLayout>(*d.verify_layout) : layout_for(target, suite, opt.verify_memory_bytes);
+    const devices::Device& dv = d.device;
+    std::string identity = !dv.serial.empty() ? dv.serial : !dv.wwn.empty() ? dv.wwn : dv.path;
+    uint64_t seed = static_cast<uint64_t>(std::chrono::system_clock::now().time_since_epoch().count()) ^ identity_hash(identity);
+    auto state = layout ? VerifyState::create(*layout, region.offset_bytes, target.info().logical_block_size, identity_hash(identity), seed,
+                                              static_cast<uint64_t>(suite.monitor.latency_outlier_s * 1e9))
+                        : Result<std::unique_ptr<VerifyState>>(layout.error());
+    if (!state) {
+      res.facts.aborted = true;
+      res.facts.error = state.error().message();
+      ev.on_log(LogLevel::error, dev, res.facts.error);
+      res.verdict = rollup_device({}, res.facts);
+      res.finished = utc_now_iso8601();
+      ev.on_device_verdict(DeviceVerdictEvent{dev, res.verdict});
+      return res;
+    }
+    verify = std::move(*state);
+    res.verify.layout = verify->layout();
   }
 
   ev.on_phase(PhaseEvent{dev, Phase::health_before, "", -1, ""});
@@ -172,19 +237,6 @@ DeviceResult run_device(DevicePlan& d, const suites::Suite& suite, const RunOpti
     res.facts.required_missing_reason = trust.precondition_detail;
   }
 
-  // Verification state lives for the whole device run: the full write sets every block's
-  // generation, later phases check against it.
-  std::optional<VerifyState> verify;
-  uint32_t verify_bs = 0;
-  res.facts.verifies = suite_verifies(suite, verify_bs);
-  if (res.facts.verifies && writable) {
-    const devices::Device& dv = d.device;
-    std::string identity = !dv.serial.empty() ? dv.serial : !dv.wwn.empty() ? dv.wwn : dv.path;
-    uint64_t seed = static_cast<uint64_t>(std::chrono::system_clock::now().time_since_epoch().count()) ^ identity_hash(identity);
-    verify.emplace(region.offset_bytes, region.size_bytes, verify_bs, target.info().logical_block_size, identity_hash(identity), seed,
-                   static_cast<uint64_t>(suite.monitor.latency_outlier_s * 1e9));
-  }
-
   const suites::Profile* profile = d.profile ? &*d.profile : nullptr;
   const std::string no_limits_reason = opt.measurement_only ? "measurement only (--profile none)"
                                        : profile            ? fmt::format("profile {} sets no limits for this test", profile->name)
@@ -248,7 +300,7 @@ DeviceResult run_device(DevicePlan& d, const suites::Suite& suite, const RunOpti
     };
     if (spec.matrix) {
       // Every cell in every round: one unit, steady state decided on the tracked cell.
-      WorkloadContext c{target, region, suite, spec, 0, d.rate_cap_iops, opt.duration_s, ev, dev, opt.stop, verify ? &*verify : nullptr, &res.watchdog};
+      WorkloadContext c{target, region, suite, spec, 0, d.rate_cap_iops, opt.duration_s, ev, dev, opt.stop, verify.get(), &res.watchdog};
       if (!writable) {
         for (const auto& w : spec.workloads) refuse_write(w);
       } else {
@@ -267,7 +319,7 @@ DeviceResult run_device(DevicePlan& d, const suites::Suite& suite, const RunOpti
         refuse_write(spec.workloads[i]);
         continue;
       }
-      WorkloadContext c{target, region, suite, spec, i, d.rate_cap_iops, opt.duration_s, ev, dev, opt.stop, verify ? &*verify : nullptr, &res.watchdog};
+      WorkloadContext c{target, region, suite, spec, i, d.rate_cap_iops, opt.duration_s, ev, dev, opt.stop, verify.get(), &res.watchdog};
       monitor.workload_starting();
       WorkloadRecord r = run_test_workload(c);
       monitor.workload_done(spec.id, r);

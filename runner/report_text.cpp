@@ -72,6 +72,12 @@ void burnin_lines(std::string& out, const json::value& dev) {
   if (num(v, "blocks_written") + num(v, "blocks_verified") + num(v, "mismatches") > 0)
     out += fmt::format("  verification: {} blocks written, {} verified, {} bad blocks found by {} reads (crc32c: {})\n", num(v, "blocks_written"),
                        num(v, "blocks_verified"), num(v, "bad_blocks"), num(v, "mismatches"), str(v, "crc32c"));
+  const json::value& st = obj(v, "state");
+  if (st.is_object())
+    out += fmt::format("  verification state: {} of a {} budget, {}\n", format_bytes(bytes(st, "memory_bytes")),
+                       format_bytes(bytes(st, "budget_bytes")), str(st, "guarantee"));
+  if (v.is_object() && v.as_object().contains("bad_blocks_exact"))
+    out += "  bad blocks: the table of distinct bad blocks filled up; a block may be counted twice\n";
   for (const auto& m : arr(v, "first_mismatches"))
     out += fmt::format("    MISMATCH at LBA {} ({}, {:.1f} s): {}\n", num(m, "lba"), str(m, "kind"), num(m, "t_s"), str(m, "detail"));
   const json::value& lo = obj(v, "latency_outliers");

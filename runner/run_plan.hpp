@@ -10,6 +10,7 @@
 #include "devices/device.hpp"
 #include "runner/run_result.hpp"
 #include "runner/target.hpp"
+#include "runner/verify_state.hpp"
 #include "suites/profile.hpp"
 #include "suites/suite.hpp"
 
@@ -21,6 +22,9 @@ struct DevicePlan {
   std::optional<suites::Profile> profile;
   std::string profile_reason;
   uint64_t rate_cap_iops = 0;  // total IOPS cap for every workload on this device (0: none)
+  // How the device's verification state is kept, sized by plan_verify_memory before anything is
+  // written (unset: run_device sizes it from RunOptions::verify_memory_bytes).
+  std::optional<VerifyLayout> verify_layout = std::nullopt;
 };
 
 // How far a long purge (a sanitize) is: fraction 0..1, the remaining time when known, a line of detail.
@@ -50,6 +54,9 @@ struct RunOptions {
   // --profile none: the user asked for numbers, not verdicts on limits. Unjudged tests then end the
   // run with 0 when everything ran; the report says so. Health, errors and verification still judge.
   bool measurement_only = false;
+  // Verification state of the whole run (every device, every job): split over the devices when they
+  // run in parallel (--verify-memory).
+  uint64_t verify_memory_bytes = kDefaultVerifyMemoryBytes;
 };
 
 struct RunPlan {

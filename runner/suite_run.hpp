@@ -5,6 +5,7 @@
 
 #include <string>
 
+#include "runner/precondition.hpp"
 #include "runner/run_events.hpp"
 #include "runner/run_plan.hpp"
 #include "runner/run_result.hpp"
@@ -16,6 +17,14 @@ RunResult run_suite(RunPlan& plan, const RunHooks& hooks, RunEvents& events);
 
 // One device of the plan (run_suite calls it, in turn or in parallel).
 DeviceResult run_device(DevicePlan& d, const suites::Suite& suite, const RunOptions& options, const RunHooks& hooks, RunEvents& events);
+
+// The part of a device a suite tests: from 0, the suite's region or the whole device, whole MiBs.
+Region tested_region(uint64_t device_bytes, const suites::Suite& suite);
+
+// Sizes every device's verification state within the run's budget (RunOptions::verify_memory_bytes,
+// split evenly over the devices when they run in parallel) before anything is written; an input
+// error naming the device and the budget when one cannot fit.
+Status plan_verify_memory(RunPlan& plan);
 
 // "2026-12-02T16:05:23Z"
 std::string utc_now_iso8601();

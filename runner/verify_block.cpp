@@ -71,11 +71,19 @@ bool block_matches(const std::byte* block, const BlockIdentity& id, Crc32cFn crc
          h.seed == id.seed && h.bs_bytes == id.bs_bytes && h.crc32c == block_crc(block, id.bs_bytes, crc);
 }
 
+bool block_valid(const std::byte* block, const BlockIdentity& id, Crc32cFn crc, uint64_t& generation) {
+  BlockHeader h = read_header(block);
+  generation = h.generation;
+  return h.magic == kVerifyMagic && h.device_hash == id.device_hash && h.lba == id.lba && h.seed == id.seed && h.bs_bytes == id.bs_bytes &&
+         h.crc32c == block_crc(block, id.bs_bytes, crc);
+}
+
 BlockMismatch explain_mismatch(const std::byte* block, const BlockIdentity& id, uint64_t offset_bytes, Crc32cFn crc,
                                std::byte* scratch) {
   BlockMismatch m;
   m.offset_bytes = offset_bytes;
   m.expected = id;
+  m.expected_min_generation = id.generation;
   m.found = read_header(block);
   m.crc_ok = m.found.magic == kVerifyMagic && m.found.bs_bytes == id.bs_bytes && m.found.crc32c == block_crc(block, id.bs_bytes, crc);
   fill_block(scratch, id, crc);

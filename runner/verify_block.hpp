@@ -47,7 +47,8 @@ std::string_view to_string(MismatchKind k);
 struct BlockMismatch {
   MismatchKind kind = MismatchKind::corrupt;
   uint64_t offset_bytes = 0;
-  BlockIdentity expected;
+  BlockIdentity expected;              // expected.generation: the newest the run allows
+  uint64_t expected_min_generation = 0;  // the oldest it allows (== expected.generation when exact)
   BlockHeader found;
   bool crc_ok = false;
   uint32_t first_bad_byte = 0;  // offset inside the block of the first byte unlike the expected block
@@ -62,6 +63,10 @@ void fill_block(std::byte* block, const BlockIdentity& id, Crc32cFn crc);
 // True when `block` holds exactly what fill_block wrote for `id`: header fields and checksum (the
 // checksum covers the payload, so the payload is not regenerated on the fast path).
 bool block_matches(const std::byte* block, const BlockIdentity& id, Crc32cFn crc);
+
+// True when `block` is a whole, intact block of this run for `id`'s LBA (every header field but the
+// generation, and the checksum); `generation` is set to the header's generation either way.
+bool block_valid(const std::byte* block, const BlockIdentity& id, Crc32cFn crc, uint64_t& generation);
 
 // Explains a block that does not match. `scratch` (bs_bytes) is overwritten (the expected block,
 // then the previous generation when a tear is suspected).

@@ -14,7 +14,11 @@ namespace diskvet::runner {
 std::string describe_mismatch(const BlockMismatch& m);
 
 boost::json::object mismatch_json(const BlockMismatch& m);
-// {"enabled", "crc32c", "blocks_written", "blocks_verified", "blocks_unchecked", "mismatches", "first_mismatches": [...]}
+// {"enabled", "crc32c", "blocks_written", "blocks_verified", "blocks_unchecked", "mismatches", "first_mismatches": [...],
+//  "state": verify_state_json}
 boost::json::object verify_json(const VerifySummary& s);
+// What the state was and guarantees: {"mode", "bs_bytes", "blocks", "region_blocks", "region_bytes",
+// "memory_bytes", "budget_bytes", "guarantee"}.
+boost::json::object verify_state_json(const VerifyLayout& l);
 
 }  // namespace diskvet::runner

@@ -110,6 +110,7 @@ Result<std::unique_ptr<RunSession>> RunSession::start(const suites::Suite& suite
     }
     plan.devices.push_back(std::move(dp));
   }
+  if (auto fits = plan_verify_memory(plan); !fits) return fits.error();
   std::string out = report_path_in(options.report_dir, suite.name);
   RunSession* self = s.get();
   self->thread_ = std::thread([self, plan = std::move(plan), out]() mutable {

@@ -353,3 +353,32 @@ TEST(SuiteRun, MeasurementOnlyExitsZeroWhenEverythingRanAndSaysSo) {
   // A test that could not run is still an error, measurement only or not.
   EXPECT_EQ(run_null(kOneCannotStart, std::nullopt, true).exit_code(), 3);
 }
+
+TEST(SuiteRun, AVerificationStateOverTheBudgetIsRefusedByThePlanAndStopsOnlyItsDeviceInTheRun) {
+  auto suite = suites::parse_suite(R"({"name": "v", "probe": {"enabled": false}, "defaults": {"bs": "4k", "verify": true, "engine": "psync"},
+    "tests": [{"id": "w", "passes": 1, "workloads": [{"rw": "write"}]}]})", "v.json");
+  ASSERT_TRUE(suite.ok()) << suite.error().message();
+  RunPlan plan;
+  plan.suite = *suite;
+  plan.options.verify_memory_bytes = 8 << 10;  // 1024 blocks need 4 KiB exact, but the job's buffers come first
+  const std::string path = (std::filesystem::current_path() / fmt::format("diskvet-verify-budget-{}.img", getpid())).string();
+  auto file = Target::open(path, true, 4u << 20);
+  if (!file) GTEST_SKIP() << "no O_DIRECT scratch file here: " << file.error().message();
+  devices::Device dev;
+  dev.path = path;
+  plan.devices.push_back(DevicePlan{dev, std::move(*file), std::nullopt, "", 0});
+  auto planned = plan_verify_memory(plan);
+  ASSERT_FALSE(planned);
+  EXPECT_EQ(planned.error().exit_code(), 2);
+  EXPECT_EQ(planned.error().subject, path);
+  EXPECT_NE(planned.error().what.find("8KiB"), std::string::npos) << planned.error().message();
+  // A front end that runs the plan anyway gets a report: the device stops before any I/O, saying why.
+  Recorder rec;
+  RunResult r = run_suite(plan, RunHooks{}, rec);
+  std::filesystem::remove(path);
+  ASSERT_EQ(r.devices.size(), 1u);
+  EXPECT_TRUE(r.aborted);
+  EXPECT_NE(r.devices[0].facts.error.find("--verify-memory"), std::string::npos) << r.devices[0].facts.error;
+  EXPECT_EQ(r.devices[0].verify.blocks_written, 0u);
+  EXPECT_TRUE(r.devices[0].tests.empty());
+}
