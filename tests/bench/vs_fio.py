@@ -40,6 +40,7 @@ CASES = [
     ("randwrite-4k-qd32", "randwrite", "4k", 32, 1, []),
     ("randwrite-4k-qd32-refill", "randwrite", "4k", 32, 1, ["fio:--refill_buffers"]),
     ("write-128k-qd8", "write", "128k", 8, 1, []),
+    ("write-128k-qd8-refill", "write", "128k", 8, 1, ["fio:--refill_buffers"]),
     ("null-4k-qd1", "randread", "4k", 1, 1, []),
     ("null-4k-qd32", "randread", "4k", 32, 1, []),
     ("null-randwrite-4k-qd32", "randwrite", "4k", 32, 1, []),

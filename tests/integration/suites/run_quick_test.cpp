@@ -39,7 +39,10 @@ TEST_F(QuickSuite, PassesAnEasyProfileAndFailsAnImpossibleOne) {
     for (const auto& w : t.at("workloads").as_array()) {
       EXPECT_TRUE(w.at("ran").as_bool()) << t.at("id");
       EXPECT_GT(w.at("result").at("read").at("total_ios").to_number<double>() + w.at("result").at("write").at("total_ios").to_number<double>(), 0);
-      EXPECT_NE(std::string(w.at("fio").as_string()).find("fio --name=diskvet"), std::string::npos);
+      // (Jobs that split the region have their job definitions after the global options.)
+      const std::string fio(w.at("fio").as_string());
+      EXPECT_EQ(fio.rfind("fio --", 0), 0u) << fio;
+      EXPECT_NE(fio.find(" --name=diskvet"), std::string::npos) << fio;
     }
   EXPECT_NE(log().find("OVERALL: PASS"), std::string::npos) << log();
   EXPECT_EQ(diskvet("report " + file("easy.json").string()), 0) << log();
