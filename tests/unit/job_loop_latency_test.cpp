@@ -7,6 +7,7 @@
 #include <thread>
 
 #include "runner/job_loop.hpp"
+#include "run_job_harness.hpp"
 
 using namespace diskvet::runner;
 
@@ -71,14 +72,7 @@ LatencyHistogram run_slow(uint32_t depth, uint32_t batch_submit, uint64_t ios) {
   p.batch_submit = batch_submit;
   p.region_blocks = 1000;
   p.io_limit_bytes = ios * p.bs_bytes;
-  Timeline tl;
-  tl.start_ns = now_ns();
-  tl.ramp_end_ns = tl.start_ns;
-  tl.end_ns = tl.start_ns + 3'600'000'000'000ull;
-  std::atomic<bool> stop{false};
-  LiveCounters live;
-  JobResult res;
-  run_job(dev, p, tl, stop, live, res, v);
+  JobResult res = lab::run_to_limit(dev, p, v);
   EXPECT_EQ(res.dir[1].ios, ios);
   return res.dir[1].lat;
 }

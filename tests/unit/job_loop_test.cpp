@@ -8,6 +8,7 @@
 
 #include "recording_backend.hpp"
 #include "runner/engine.hpp"
+#include "run_job_harness.hpp"
 
 using namespace diskvet::runner;
 using diskvet::testing::RecordingBackend;
@@ -23,13 +24,7 @@ struct JobRun {
 JobRun run_limited(JobPlan plan, uint64_t ios, int32_t fail_at = -1) {
   JobRun r{RecordingBackend(fail_at), {}};
   plan.io_limit_bytes = ios * plan.bs_bytes;
-  Timeline tl;
-  tl.start_ns = now_ns();
-  tl.ramp_end_ns = tl.start_ns;
-  tl.end_ns = tl.start_ns + 3'600'000'000'000ull;
-  std::atomic<bool> stop{false};
-  LiveCounters live;
-  run_job(r.backend, plan, tl, stop, live, r.result);
+  r.result = lab::run_to_limit(r.backend, plan);
   return r;
 }
 

@@ -9,6 +9,7 @@
 
 #include "memory_backend.hpp"
 #include "runner/job_loop.hpp"
+#include "run_job_harness.hpp"
 
 using namespace diskvet::runner;
 using diskvet::testing::MemoryBackend;
@@ -39,14 +40,7 @@ struct Lab {
     backend.delay_offset = slow_offset;
     backend.delay_ms = slow_ms;
     BlockVerifier verifier(state, depth, 0);
-    Timeline tl;
-    tl.start_ns = now_ns();
-    tl.ramp_end_ns = tl.start_ns;
-    tl.end_ns = tl.start_ns + 3'600'000'000'000ull;
-    std::atomic<bool> stop{false};
-    LiveCounters live;
-    JobResult r;
-    run_job(backend, p, tl, stop, live, r, verifier);
+    JobResult r = lab::run_to_limit(backend, p, verifier);
     if (overlaps) *overlaps += backend.overlaps;
     return r;
   }

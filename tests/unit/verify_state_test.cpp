@@ -12,6 +12,7 @@
 #include "memory_backend.hpp"
 #include "runner/job_loop.hpp"
 #include "runner/verify_report.hpp"
+#include "run_job_harness.hpp"
 
 using namespace diskvet::runner;
 using diskvet::testing::MemoryBackend;
@@ -81,14 +82,7 @@ struct RegionalLab {
     LosingBackend backend(disk, depth, kBs);
     backend.lose_write_number = lose_write_number;
     BlockVerifier verifier(state, depth, 0);
-    Timeline tl;
-    tl.start_ns = now_ns();
-    tl.ramp_end_ns = tl.start_ns;
-    tl.end_ns = tl.start_ns + 3'600'000'000'000ull;
-    std::atomic<bool> stop{false};
-    LiveCounters live;
-    JobResult r;
-    run_job(backend, p, tl, stop, live, r, verifier);
+    JobResult r = lab::run_to_limit(backend, p, verifier);
     if (overlaps) *overlaps += backend.overlaps;
     lost_offset = backend.lost_offset;
     return r;

@@ -13,6 +13,7 @@
 #include "runner/crc32c.hpp"
 #include "runner/job_loop.hpp"
 #include "runner/verify_block.hpp"
+#include "run_job_harness.hpp"
 
 using namespace diskvet::runner;
 
@@ -61,14 +62,7 @@ std::vector<std::string> job_writes(DataPattern data, uint64_t ios) {
   p.region_blocks = 1 << 20;
   p.io_limit_bytes = ios * 4096;
   p.data = data;
-  Timeline tl;
-  tl.start_ns = now_ns();
-  tl.ramp_end_ns = tl.start_ns;
-  tl.end_ns = tl.start_ns + 3'600'000'000'000ull;
-  std::atomic<bool> stop{false};
-  LiveCounters live;
-  JobResult res;
-  run_job(b, p, tl, stop, live, res);
+  lab::run_to_limit(b, p);
   return std::move(b.written);
 }
 
