@@ -73,7 +73,7 @@ void burnin_lines(std::string& out, const json::value& dev) {
     out += fmt::format("  verification: {} blocks written, {} verified, {} bad blocks found by {} reads (crc32c: {})\n", num(v, "blocks_written"),
                        num(v, "blocks_verified"), num(v, "bad_blocks"), num(v, "mismatches"), str(v, "crc32c"));
   const json::value& st = obj(v, "state");
-  if (st.is_object())
+  if (st.is_object() && bytes(st, "memory_bytes") > 0)
     out += fmt::format("  verification state: {} of a {} budget, {}\n", format_bytes(bytes(st, "memory_bytes")),
                        format_bytes(bytes(st, "budget_bytes")), str(st, "guarantee"));
   if (v.is_object() && v.as_object().contains("bad_blocks_exact"))

@@ -66,7 +66,8 @@ json::object verify_json(const VerifySummary& s) {
                       {"mismatches", s.mismatches},
                       {"first_mismatches", std::move(first)}};
   if (!s.bad_blocks_exact) o["bad_blocks_exact"] = false;
-  if (s.layout.blocks) o["state"] = verify_state_json(s.layout);
+  // Only a device whose run verified holds a state (a plain suite run plans none: 0 bytes).
+  if (s.layout.blocks && s.layout.state_bytes) o["state"] = verify_state_json(s.layout);
   return o;
 }
 

@@ -159,6 +159,15 @@ TEST(VerifyLayout, TheReportStatesTheStateAndItsGuarantee) {
   EXPECT_NE(std::string(st.at("guarantee").as_string()).find("not detected"), std::string::npos);
 }
 
+TEST(VerifyLayout, ARunThatVerifiedNothingReportsNoState) {
+  // A plain suite run on a writable device: a layout of its region, but no state allocated. The
+  // text report printed "verification state: 0B of a 0B budget" for the quick suite.
+  VerifySummary s;
+  s.layout.blocks = 1000;
+  s.layout.bs_bytes = 4096;
+  EXPECT_FALSE(verify_json(s).contains("state"));
+}
+
 TEST(BusyBlocks, AgreesWithASetUnderRandomInsertsAndErases) {
   BusyBlocks busy(16);
   std::set<uint64_t> model;
