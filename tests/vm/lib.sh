@@ -70,7 +70,8 @@ vm_boot_kernel() {
 #   vm_start_kernel "KERNEL ARGS" QEMU_ARGS...
 vm_start_kernel() {
   local append=$1; shift
-  $(vm_qemu_base) -kernel "$VM_IMAGE_DIR/vmlinuz" -initrd "$VM_IMAGE_DIR/initrd.img" \
+  # Line-buffered: a test that reads QEMU's own output (blkdebug's) sees each line when it is printed.
+  stdbuf -oL $(vm_qemu_base) -kernel "$VM_IMAGE_DIR/vmlinuz" -initrd "$VM_IMAGE_DIR/initrd.img" \
     -append "console=ttyS0 panic=-1 $append" "$@" &
   vm_pid=$!
   vm_started_s=$SECONDS
