@@ -170,6 +170,7 @@ built=$(date -u +%Y-%m-%dT%H:%M:%SZ)
 medium_id=$medium_id
 INFO
   install -m 0755 "$here/init" "$root/init"
+  install -D -m 0644 "$here/settings.sh" "$root/usr/lib/diskvet/settings.sh"
   install -m 0755 "$here/console.sh" "$root/usr/bin/diskvet-console"
 }
 
