@@ -20,13 +20,14 @@
 #include "devices/health.hpp"
 #include "devices/identity.hpp"
 #include "devices/write_gate.hpp"
-#include "runner/purge.hpp"
-#include "runner/target.hpp"
-#include "runner/report_file.hpp"
-#include "runner/report_json.hpp"
-#include "runner/report_text.hpp"
-#include "runner/suite_run.hpp"
+#include "runner/io/target.hpp"
+#include "runner/report/report_file.hpp"
+#include "runner/report/report_json.hpp"
+#include "runner/report/report_text.hpp"
+#include "runner/run/purge.hpp"
+#include "runner/run/suite_run.hpp"
 #include "suites/profile.hpp"
+#include "suites/profile_match.hpp"
 #include "suites/suite.hpp"
 
 namespace diskvet::cli {
@@ -242,7 +243,7 @@ int run_suite_command(const RunCliOptions& o) {
       dp.profile = named;
       dp.profile_reason = "named on the command line (" + named->file + ")";
     } else {
-      dp.profile = match_profile(dp.device, shipped, dp.profile_reason);
+      dp.profile = suites::match_profile(dp.device, shipped, dp.profile_reason);
     }
     if (auto it = caps->find(path); it != caps->end()) dp.rate_cap_iops = it->second;
     plan.devices.push_back(std::move(dp));

@@ -18,7 +18,7 @@
 #include <sstream>
 
 #include "loop_lab.hpp"
-#include "runner/report_file.hpp"
+#include "runner/report/report_file.hpp"
 
 namespace {
 

@@ -4,7 +4,7 @@
 #include <boost/json.hpp>
 
 #include "devices/write_gate.hpp"
-#include "runner/engine.hpp"
+#include "runner/io/engine.hpp"
 #include "tests/support/lab.hpp"
 
 using namespace diskvet::runner;

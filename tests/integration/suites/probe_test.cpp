@@ -1,12 +1,12 @@
 // The unwritten-space probe on a fresh loop device (zeros: never written) and a written one.
-#include "runner/probe.hpp"
+#include "runner/run/probe.hpp"
 
 #include <gtest/gtest.h>
 
 #include <fstream>
 
 #include "lab.hpp"
-#include "runner/target.hpp"
+#include "runner/io/target.hpp"
 
 using namespace suites_lab;
 using namespace diskvet::runner;
