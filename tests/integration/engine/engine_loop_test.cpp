@@ -6,6 +6,7 @@
 #include "devices/write_gate.hpp"
 #include "runner/io/engine.hpp"
 #include "tests/support/lab.hpp"
+#include "tests/support/loop_lab.hpp"
 
 using namespace diskvet::runner;
 using diskvet::testing::LoopDevice;

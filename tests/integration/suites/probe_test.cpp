@@ -5,13 +5,13 @@
 
 #include <fstream>
 
-#include "lab.hpp"
 #include "runner/io/target.hpp"
+#include "tests/support/run_lab.hpp"
 
-using namespace suites_lab;
+using diskvet::testing::RunLab;
 using namespace diskvet::runner;
 
-class UnwrittenProbe : public Lab {};
+class UnwrittenProbe : public RunLab {};
 
 TEST_F(UnwrittenProbe, FlagsAFreshLoopDeviceAndPassesAWrittenOne) {
   SKIP_UNLESS_LOOP_DEVICES();

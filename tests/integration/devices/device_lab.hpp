@@ -1,6 +1,6 @@
-// The loop-device test lab: RAII loop devices on /dev/shm backing files, read-only mounts, a child
-// process holding a device O_EXCL, command running and whole-device snapshots. Everything created
-// here is detached, unmounted or killed on every path; nothing it did not create is touched.
+// The devices test lab, beside the loop devices of tests/support/loop_lab.hpp: read-only mounts, a
+// child process holding a device O_EXCL, command running and whole-device snapshots. Everything
+// created here is unmounted or killed on every path; nothing it did not create is touched.
 #pragma once
 
 #include <fcntl.h>
@@ -33,57 +33,6 @@ inline CommandResult run_command(const std::string& cmd) {
   r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
   return r;
 }
-
-inline bool have_program(const std::string& name) { return run_command("command -v " + name).exit_code == 0; }
-
-// Why loop-device tests cannot run here, or empty when they can.
-inline std::string loop_lab_unavailable() {
-  if (::geteuid() != 0) return "needs root (loop devices)";
-  if (!have_program("losetup")) return "needs losetup (package util-linux)";
-  if (!std::filesystem::exists("/dev/loop-control")) return "needs /dev/loop-control (the loop module)";
-  if (!std::filesystem::is_directory("/dev/shm")) return "needs /dev/shm for backing files";
-  return {};
-}
-
-// A backing file under /dev/shm and the loop device on it; both gone when this goes.
-class LoopDevice {
- public:
-  // `prepare` runs on the backing file before it is attached (sfdisk, mkfs.ext4, mkswap).
-  explicit LoopDevice(uint64_t size_bytes, const std::string& prepare = {}, const std::string& losetup_flags = {}) {
-    static int serial = 0;
-    file_ = "/dev/shm/diskvet-devices-test-" + std::to_string(::getpid()) + "-" + std::to_string(serial++) + ".img";
-    if (run_command("truncate -s " + std::to_string(size_bytes) + " " + file_).exit_code != 0) return;
-    if (!prepare.empty() && run_command(prepare + " " + file_).exit_code != 0) return;
-    auto r = run_command("losetup -f --show --direct-io=on " + losetup_flags + " " + file_);
-    if (r.exit_code == 0) {
-      path_ = r.output.substr(0, r.output.find('\n'));
-      if (!path_.starts_with("/dev/loop")) path_.clear();
-    }
-  }
-  LoopDevice(const LoopDevice&) = delete;
-  LoopDevice& operator=(const LoopDevice&) = delete;
-  ~LoopDevice() {
-    if (!path_.empty()) run_command("losetup -d " + path_);
-    std::error_code ec;
-    std::filesystem::remove(file_, ec);
-  }
-  bool ok() const { return !path_.empty(); }
-  const std::string& path() const { return path_; }
-  // The first partition's node of a partscan loop device. Kernels built without partition-table
-  // parsers leave partitions to user space, so partx adds them (BLKPG) when the scan found none.
-  std::string first_partition() const {
-    std::string part = path_ + "p1";
-    for (int i = 0; i < 25 && !std::filesystem::exists(part); ++i) ::usleep(20000);
-    if (!std::filesystem::exists(part)) run_command("partx -a " + path_);
-    for (int i = 0; i < 50 && !std::filesystem::exists(part); ++i) ::usleep(20000);
-    return std::filesystem::exists(part) ? part : std::string();
-  }
-  std::string name() const { return std::filesystem::path(path_).filename().string(); }
-
- private:
-  std::string file_;
-  std::string path_;
-};
 
 // A read-only mount in a fresh directory (read-only, so the device's bytes stay comparable).
 class TempMount {

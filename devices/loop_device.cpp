@@ -1,5 +1,5 @@
 // Loop devices through /dev/loop-control and LOOP_CONFIGURE, the way losetup -f --direct-io=on does.
-#include "cli/scratch_target.hpp"
+#include "devices/loop_device.hpp"
 
 #include <fcntl.h>
 #include <linux/loop.h>
@@ -12,17 +12,31 @@
 #include <cstring>
 #include <utility>
 
-namespace diskvet::cli {
+namespace diskvet::devices {
 
 bool can_create_loop_devices() { return geteuid() == 0 && access("/dev/loop-control", W_OK) == 0; }
 
-Result<ScratchLoop> ScratchLoop::create(const std::string& backing, uint64_t size_bytes, uint32_t logical_block_bytes) {
+Result<LoopDevice> LoopDevice::create(const std::string& backing, uint64_t size_bytes, const LoopOptions& options) {
   // A new file of our own: O_EXCL fails on anything already there (a planted link included).
   UniqueFd file(::open(backing.c_str(), O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_NOCTTY | O_CLOEXEC, 0600));
   if (!file.valid()) return system_error(backing, "cannot create the scratch backing file", errno);
-  ScratchLoop loop;
+  LoopDevice loop;
   loop.backing_ = backing;  // from here on the destructor removes it
+  loop.owns_backing_ = true;
   if (ftruncate(file.get(), static_cast<off_t>(size_bytes)) != 0) return system_error(backing, "cannot size the scratch backing file", errno);
+  return configure(std::move(loop), file, options);
+}
+
+Result<LoopDevice> LoopDevice::attach(const std::string& backing, const LoopOptions& options) {
+  UniqueFd file(::open(backing.c_str(), (options.read_only ? O_RDONLY : O_RDWR) | O_NOFOLLOW | O_NOCTTY | O_CLOEXEC));
+  if (!file.valid()) return system_error(backing, "cannot open the scratch backing file", errno);
+  LoopDevice loop;
+  loop.backing_ = backing;
+  return configure(std::move(loop), file, options);
+}
+
+Result<LoopDevice> LoopDevice::configure(LoopDevice loop, const UniqueFd& file, const LoopOptions& options) {
+  const std::string& backing = loop.backing_;
   UniqueFd ctl(::open("/dev/loop-control", O_RDWR | O_CLOEXEC));
   if (!ctl.valid()) return system_error("/dev/loop-control", "cannot open", errno, "run as root");
   // Another program may take the free device between GET_FREE and CONFIGURE: retry.
@@ -34,12 +48,13 @@ Result<ScratchLoop> ScratchLoop::create(const std::string& backing, uint64_t siz
     if (!dev.valid()) return system_error(path, "cannot open", errno);
     loop_config cfg{};
     cfg.fd = static_cast<uint32_t>(file.get());
-    cfg.block_size = logical_block_bytes;
-    cfg.info.lo_flags = LO_FLAGS_DIRECT_IO;
+    cfg.block_size = options.logical_block_bytes;
+    cfg.info.lo_flags = (options.direct_io ? LO_FLAGS_DIRECT_IO : 0) | (options.read_only ? LO_FLAGS_READ_ONLY : 0) |
+                        (options.partscan ? LO_FLAGS_PARTSCAN : 0);
     std::snprintf(reinterpret_cast<char*>(cfg.info.lo_file_name), LO_NAME_SIZE, "%s", backing.c_str());
     int rc = ioctl(dev.get(), LOOP_CONFIGURE, &cfg);
-    if (rc != 0 && errno == EINVAL) {  // backing file system without direct I/O: buffered loop
-      cfg.info.lo_flags = 0;
+    if (rc != 0 && errno == EINVAL && (cfg.info.lo_flags & LO_FLAGS_DIRECT_IO)) {  // backing file system without direct I/O: buffered loop
+      cfg.info.lo_flags &= ~static_cast<uint32_t>(LO_FLAGS_DIRECT_IO);
       rc = ioctl(dev.get(), LOOP_CONFIGURE, &cfg);
     }
     if (rc == 0) {
@@ -61,10 +76,11 @@ Result<ScratchLoop> ScratchLoop::create(const std::string& backing, uint64_t siz
   return runtime_error("/dev/loop-control", "every free loop device was taken while attaching", "retry");
 }
 
-ScratchLoop::ScratchLoop(ScratchLoop&& o) noexcept
-    : path_(std::exchange(o.path_, {})), backing_(std::exchange(o.backing_, {})), dev_(std::move(o.dev_)) {}
+LoopDevice::LoopDevice(LoopDevice&& o) noexcept
+    : path_(std::exchange(o.path_, {})), backing_(std::exchange(o.backing_, {})), owns_backing_(std::exchange(o.owns_backing_, false)),
+      dev_(std::move(o.dev_)) {}
 
-void ScratchLoop::detach() {
+void LoopDevice::detach() {
   if (dev_.valid()) {
     // Only the device this object attached: its own descriptor, never a path lookup.
     for (int i = 0; i < 50 && ioctl(dev_.get(), LOOP_CLR_FD, 0) != 0 && errno == EBUSY; ++i) usleep(20'000);
@@ -75,11 +91,12 @@ void ScratchLoop::detach() {
     std::string attached = "/sys/block/" + name + "/loop/backing_file";
     for (int i = 0; i < 100 && access(attached.c_str(), F_OK) == 0; ++i) usleep(20'000);
   }
-  if (!backing_.empty()) ::unlink(backing_.c_str());
+  if (owns_backing_ && !backing_.empty()) ::unlink(backing_.c_str());
+  owns_backing_ = false;
   path_.clear();
   backing_.clear();
 }
 
-ScratchLoop::~ScratchLoop() { detach(); }
+LoopDevice::~LoopDevice() { detach(); }
 
-}  // namespace diskvet::cli
+}  // namespace diskvet::devices
