@@ -10,10 +10,10 @@
 #include "cli/commands.hpp"
 #include "common/units.hpp"
 #include "devices/write_gate.hpp"
-#include "runner/engine.hpp"
-#include "runner/measurement_json.hpp"
-#include "runner/measurement_text.hpp"
-#include "runner/report_file.hpp"
+#include "runner/io/engine.hpp"
+#include "runner/report/measurement_json.hpp"
+#include "runner/report/measurement_text.hpp"
+#include "runner/report/report_file.hpp"
 
 namespace diskvet::cli {
 

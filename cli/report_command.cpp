@@ -5,9 +5,9 @@
 #include <memory>
 
 #include "cli/commands.hpp"
-#include "runner/report_file.hpp"
-#include "runner/report_html.hpp"
-#include "runner/report_text.hpp"
+#include "runner/report/report_file.hpp"
+#include "runner/report/report_html.hpp"
+#include "runner/report/report_text.hpp"
 
 namespace diskvet::cli {
 

@@ -14,19 +14,20 @@
 
 #include "cli/commands.hpp"
 #include "cli/run_progress.hpp"
-#include "cli/scratch_target.hpp"
 #include "common/units.hpp"
 #include "devices/discovery.hpp"
 #include "devices/health.hpp"
 #include "devices/identity.hpp"
+#include "devices/loop_device.hpp"
 #include "devices/write_gate.hpp"
-#include "runner/purge.hpp"
-#include "runner/target.hpp"
-#include "runner/report_file.hpp"
-#include "runner/report_json.hpp"
-#include "runner/report_text.hpp"
-#include "runner/suite_run.hpp"
+#include "runner/io/target.hpp"
+#include "runner/report/report_file.hpp"
+#include "runner/report/report_json.hpp"
+#include "runner/report/report_text.hpp"
+#include "runner/run/purge.hpp"
+#include "runner/run/suite_run.hpp"
 #include "suites/profile.hpp"
+#include "suites/profile_match.hpp"
 #include "suites/suite.hpp"
 
 namespace diskvet::cli {
@@ -173,7 +174,7 @@ int run_suite_command(const RunCliOptions& o) {
   // Targets: named devices, or a scratch target created here.
   std::vector<std::string> paths = o.devices;
   devices::Consent consent{o.destroy};
-  std::optional<ScratchLoop> scratch_loop;
+  std::optional<devices::LoopDevice> scratch_loop;
   std::string scratch_file;              // created by this run, removed at its end (RemoveFile below)
   std::optional<Target> scratch_target;  // its descriptor, from creation to the run
   RemoveFile remove_scratch;
@@ -192,8 +193,8 @@ int run_suite_command(const RunCliOptions& o) {
   if (paths.empty()) {
     auto size = parse_size(o.scratch_size);
     if (!size || *size < (64u << 20)) return fail(usage_error("--scratch-size", fmt::format("'{}' is not a size of at least 64m", o.scratch_size)));
-    if (can_create_loop_devices()) {
-      auto loop = ScratchLoop::create(fmt::format("/dev/shm/diskvet-scratch-{}.img", getpid()), *size);
+    if (devices::can_create_loop_devices()) {
+      auto loop = devices::LoopDevice::create(fmt::format("/dev/shm/diskvet-scratch-{}.img", getpid()), *size);
       if (!loop) return fail(loop.error());
       scratch_loop.emplace(std::move(*loop));
       paths.push_back(scratch_loop->path());
@@ -242,7 +243,7 @@ int run_suite_command(const RunCliOptions& o) {
       dp.profile = named;
       dp.profile_reason = "named on the command line (" + named->file + ")";
     } else {
-      dp.profile = match_profile(dp.device, shipped, dp.profile_reason);
+      dp.profile = suites::match_profile(dp.device, shipped, dp.profile_reason);
     }
     if (auto it = caps->find(path); it != caps->end()) dp.rate_cap_iops = it->second;
     plan.devices.push_back(std::move(dp));

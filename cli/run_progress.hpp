@@ -4,7 +4,7 @@
 
 #include <string>
 
-#include "runner/run_events.hpp"
+#include "runner/run/run_events.hpp"
 
 namespace diskvet::cli {
 

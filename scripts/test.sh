@@ -1,10 +1,12 @@
 #!/usr/bin/env bash
-# Installs what is missing, builds, and runs every test: the Release build's whole ctest suite
+# Checks that no include points up the layer chain (scripts/check_layers.sh, no build needed), installs
+# what is missing, builds, and runs every test: the Release build's whole ctest suite
 # (labels root and vm included where this machine allows them), then the unit tests again under
 # AddressSanitizer and UndefinedBehaviorSanitizer, then every parser fuzzed with libFuzzer for a
 # bounded time (scripts/fuzz.sh, clang, about two minutes).
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
+"$top/scripts/check_layers.sh"
 "$top/scripts/deps.sh"
 "$top/scripts/build.sh" "$top/build"
 (cd "$top/build" && ctest --output-on-failure -j2 --timeout 900)

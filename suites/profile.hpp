@@ -8,8 +8,8 @@
 #include <vector>
 
 #include "common/error.hpp"
-#include "runner/metric.hpp"
-#include "runner/verdict.hpp"
+#include "runner/analysis/metric.hpp"
+#include "runner/analysis/verdict.hpp"
 
 namespace diskvet::suites {
 

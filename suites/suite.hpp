@@ -8,9 +8,9 @@
 #include <vector>
 
 #include "common/error.hpp"
-#include "runner/steady_state.hpp"
-#include "runner/throttle.hpp"
-#include "runner/workload.hpp"
+#include "runner/analysis/steady_state.hpp"
+#include "runner/analysis/throttle.hpp"
+#include "runner/io/workload.hpp"
 
 namespace diskvet::suites {
 

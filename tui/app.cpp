@@ -4,8 +4,8 @@
 
 
 #include "devices/discovery.hpp"
-#include "runner/run_plan.hpp"
 #include "suites/profile.hpp"
+#include "suites/profile_match.hpp"
 #include "tui/device_watch.hpp"
 #include "tui/options.hpp"
 #include "tui/run_model.hpp"
@@ -35,7 +35,7 @@ std::string profile_hint(const Model& m, const std::vector<suites::Profile>& shi
   for (const DeviceRow* r : m.selected()) {
     std::string reason;
     if (prof == "auto") {
-      auto p = runner::match_profile(r->device, shipped, reason);
+      auto p = suites::match_profile(r->device, shipped, reason);
       out += fmt::format("{}: {}\n", r->device.path, p ? "profile " + p->name + " (" + reason + ")" : reason);
     } else if (prof == "none") {
       out += fmt::format("{}: no profile: measurement only, no limits judged\n", r->device.path);

@@ -9,7 +9,7 @@
 #include <string>
 #include <variant>
 
-#include "runner/run_events.hpp"
+#include "runner/run/run_events.hpp"
 
 namespace diskvet::tui {
 

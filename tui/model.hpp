@@ -10,8 +10,8 @@
 #include <vector>
 
 #include "devices/device.hpp"
-#include "runner/run_events.hpp"
-#include "runner/verdict.hpp"
+#include "runner/analysis/verdict.hpp"
+#include "runner/run/run_events.hpp"
 
 namespace diskvet::tui {
 

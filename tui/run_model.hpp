@@ -4,7 +4,7 @@
 #include <string>
 #include <vector>
 
-#include "runner/run_result.hpp"
+#include "runner/run/run_result.hpp"
 #include "tui/event_queue.hpp"
 #include "tui/model.hpp"
 

@@ -9,11 +9,12 @@
 #include "devices/health.hpp"
 #include "devices/identity.hpp"
 #include "devices/write_gate.hpp"
-#include "runner/purge.hpp"
-#include "runner/report_file.hpp"
-#include "runner/report_json.hpp"
-#include "runner/suite_run.hpp"
+#include "runner/report/report_file.hpp"
+#include "runner/report/report_json.hpp"
+#include "runner/run/purge.hpp"
+#include "runner/run/suite_run.hpp"
 #include "suites/profile.hpp"
+#include "suites/profile_match.hpp"
 #include "tui/run_model.hpp"
 #include "tui/suite_catalog.hpp"
 
@@ -106,7 +107,7 @@ Result<std::unique_ptr<RunSession>> RunSession::start(const suites::Suite& suite
       dp.profile = named;
       dp.profile_reason = "chosen in the TUI (" + named->file + ")";
     } else {
-      dp.profile = match_profile(dp.device, shipped, dp.profile_reason);
+      dp.profile = suites::match_profile(dp.device, shipped, dp.profile_reason);
     }
     plan.devices.push_back(std::move(dp));
   }

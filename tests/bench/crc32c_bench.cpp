@@ -5,8 +5,8 @@
 #include <chrono>
 #include <vector>
 
-#include "runner/crc32c.hpp"
-#include "runner/verify_block.hpp"
+#include "runner/verify/crc32c.hpp"
+#include "runner/verify/verify_block.hpp"
 
 using namespace diskvet::runner;
 

@@ -5,7 +5,7 @@
 #include <algorithm>
 #include <cstdint>
 
-#include "runner/cpu_set.hpp"
+#include "runner/io/cpu_set.hpp"
 #include "tests/fuzz/fuzz_check.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {

@@ -2,9 +2,9 @@
 // error or renders as text and as HTML, without a crash, whatever its fields hold.
 #include <cstdint>
 
-#include "runner/report_file.hpp"
-#include "runner/report_html.hpp"
-#include "runner/report_text.hpp"
+#include "runner/report/report_file.hpp"
+#include "runner/report/report_html.hpp"
+#include "runner/report/report_text.hpp"
 #include "tests/fuzz/fuzz_check.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {

@@ -1,4 +1,4 @@
-// Test lab helpers (fork/exec, losetup); used only by tests.
+// Test lab helpers (fork/exec); used only by tests.
 #include "tests/support/lab.hpp"
 
 #include <fcntl.h>
@@ -85,34 +85,6 @@ ScratchFile::ScratchFile(const std::string& tag, uint64_t size_bytes) {
 }
 
 ScratchFile::~ScratchFile() { std::filesystem::remove(path_); }
-
-LoopDevice::LoopDevice(const std::string& tag, uint64_t size_bytes, bool read_only) {
-  if (!is_root()) {
-    why_ = "needs root to create loop devices";
-    return;
-  }
-  if (!have_program("losetup")) {
-    why_ = "losetup is not installed (package util-linux)";
-    return;
-  }
-  backing_ = "/dev/shm/diskvet-test-" + tag + "-" + unique_suffix() + ".img";
-  run_command({"truncate", "-s", std::to_string(size_bytes), backing_});
-  std::vector<std::string> cmd{"losetup", "-f", "--show", "--direct-io=on"};
-  if (read_only) cmd.push_back("-r");
-  cmd.push_back(backing_);
-  auto r = run_command(cmd);
-  if (r.exit_code != 0) {
-    why_ = "losetup failed: " + r.err;
-    std::filesystem::remove(backing_);
-    return;
-  }
-  dev_ = r.out.substr(0, r.out.find('\n'));
-}
-
-LoopDevice::~LoopDevice() {
-  if (!dev_.empty()) run_command({"losetup", "-d", dev_});
-  if (!backing_.empty()) std::filesystem::remove(backing_);
-}
 
 std::string sha256_of(const std::string& path) {
   auto r = run_command({"sha256sum", path});

@@ -1,4 +1,5 @@
-// Test lab helpers: run the diskvet binary and capture what it says, scratch files, loop devices.
+// Test lab helpers: run the diskvet binary and capture what it says, scratch files (loop devices:
+// loop_lab.hpp).
 #pragma once
 
 #include <string>
@@ -30,23 +31,6 @@ class ScratchFile {
 
  private:
   std::string path_;
-};
-
-// A loop device on a /dev/shm backing file, direct I/O on; detached and deleted on destruction.
-// valid() is false (and why() says why) when this machine cannot make one.
-class LoopDevice {
- public:
-  explicit LoopDevice(const std::string& tag, uint64_t size_bytes, bool read_only = false);
-  ~LoopDevice();
-  LoopDevice(const LoopDevice&) = delete;
-  LoopDevice& operator=(const LoopDevice&) = delete;
-  bool valid() const { return !dev_.empty(); }
-  const std::string& why() const { return why_; }
-  const std::string& path() const { return dev_; }
-  const std::string& backing() const { return backing_; }
-
- private:
-  std::string dev_, backing_, why_;
 };
 
 // sha256 of a whole file or device, via sha256sum.

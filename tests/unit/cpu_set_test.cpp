@@ -1,7 +1,7 @@
 // CPU sets for job placement: fio's cpus_allowed syntax, printing, and the split policy.
 #include <gtest/gtest.h>
 
-#include "runner/cpu_set.hpp"
+#include "runner/io/cpu_set.hpp"
 
 using namespace diskvet::runner;
 

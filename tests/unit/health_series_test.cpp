@@ -1,7 +1,7 @@
 // Judging the health series polled during a burn-in against the snapshot before it.
 #include <gtest/gtest.h>
 
-#include "runner/health_poller.hpp"
+#include "runner/run/health_poller.hpp"
 
 using namespace diskvet;
 using namespace diskvet::runner;

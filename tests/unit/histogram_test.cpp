@@ -1,4 +1,4 @@
-#include "runner/histogram.hpp"
+#include "runner/io/histogram.hpp"
 
 #include <gtest/gtest.h>
 

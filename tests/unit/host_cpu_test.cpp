@@ -1,5 +1,5 @@
 // The host's CPU split from /proc/stat contents: user, system, hard and soft interrupts.
-#include "runner/host_cpu.hpp"
+#include "runner/analysis/host_cpu.hpp"
 
 #include <gtest/gtest.h>
 

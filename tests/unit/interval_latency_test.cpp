@@ -1,5 +1,5 @@
 // Per-interval latency: the sampler's reads of a job's histogram while it records, and the interval p99.
-#include "runner/interval_latency.hpp"
+#include "runner/io/interval_latency.hpp"
 
 #include <gtest/gtest.h>
 
@@ -7,7 +7,7 @@
 #include <thread>
 
 #include "recording_backend.hpp"
-#include "runner/job_loop.hpp"
+#include "runner/io/job_loop.hpp"
 
 using namespace diskvet::runner;
 using diskvet::testing::RecordingBackend;

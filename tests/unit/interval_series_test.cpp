@@ -6,10 +6,10 @@
 #include <cmath>
 #include <vector>
 
-#include "runner/measurement.hpp"
-#include "runner/measurement_json.hpp"
-#include "runner/measurement_window.hpp"
-#include "runner/running_stats.hpp"
+#include "runner/io/measurement.hpp"
+#include "runner/io/measurement_window.hpp"
+#include "runner/io/running_stats.hpp"
+#include "runner/report/measurement_json.hpp"
 
 using namespace diskvet::runner;
 

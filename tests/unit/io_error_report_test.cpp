@@ -1,11 +1,11 @@
 // A device's I/O errors: the first few kept with test and LBA, told in words, listed in the report.
-#include "runner/io_error_report.hpp"
+#include "runner/run/io_error_report.hpp"
 
 #include <gtest/gtest.h>
 
 #include <cerrno>
 
-#include "runner/report_json.hpp"
+#include "runner/report/report_json.hpp"
 
 using namespace diskvet;
 using namespace diskvet::runner;

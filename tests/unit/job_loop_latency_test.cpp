@@ -6,8 +6,8 @@
 #include <deque>
 #include <thread>
 
-#include "runner/job_loop.hpp"
 #include "run_job_harness.hpp"
+#include "runner/io/job_loop.hpp"
 
 using namespace diskvet::runner;
 

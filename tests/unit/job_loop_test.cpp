@@ -1,5 +1,5 @@
 // The job loop driven through a recording backend: what it issues, where, and what it counts.
-#include "runner/job_loop.hpp"
+#include "runner/io/job_loop.hpp"
 
 #include <gtest/gtest.h>
 
@@ -7,8 +7,8 @@
 #include <set>
 
 #include "recording_backend.hpp"
-#include "runner/engine.hpp"
 #include "run_job_harness.hpp"
+#include "runner/io/engine.hpp"
 
 using namespace diskvet::runner;
 using diskvet::testing::RecordingBackend;

@@ -1,7 +1,7 @@
 // The kernel's word on a device: /dev/kmsg records parsed, lines matched to the tested device by its
 // kernel names, the kinds that matter named, and a reset failing the device. Sample lines are the
 // drivers' real formats.
-#include "runner/kernel_log.hpp"
+#include "runner/run/kernel_log.hpp"
 
 #include <fcntl.h>
 #include <unistd.h>
@@ -11,7 +11,7 @@
 #include <filesystem>
 #include <fstream>
 
-#include "runner/watchdog_findings.hpp"
+#include "runner/run/watchdog_findings.hpp"
 
 using namespace diskvet::runner;
 

@@ -1,5 +1,5 @@
 // The max-iops knee and the Little's-law check.
-#include "runner/knee.hpp"
+#include "runner/analysis/knee.hpp"
 
 #include <gtest/gtest.h>
 

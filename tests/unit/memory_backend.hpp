@@ -10,7 +10,7 @@
 #include <map>
 #include <vector>
 
-#include "runner/backend.hpp"
+#include "runner/io/backend.hpp"
 
 namespace diskvet::testing {
 

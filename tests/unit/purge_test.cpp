@@ -1,6 +1,6 @@
 // The purge obeys the same consent as every write: a target not opened for writing through the
 // protection gate is never purged, and the NVMe purge is not even asked.
-#include "runner/purge.hpp"
+#include "runner/run/purge.hpp"
 
 #include <fcntl.h>
 #include <unistd.h>

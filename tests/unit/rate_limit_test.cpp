@@ -1,11 +1,11 @@
 // fio's rate_iops: the token arithmetic at the magnitudes of a month-long run, and per direction.
-#include "runner/rate_limit.hpp"
+#include "runner/io/rate_limit.hpp"
 
 #include <gtest/gtest.h>
 
 #include "recording_backend.hpp"
-#include "runner/job_loop.hpp"
-#include "runner/rng.hpp"
+#include "runner/io/job_loop.hpp"
+#include "runner/io/rng.hpp"
 
 using namespace diskvet::runner;
 

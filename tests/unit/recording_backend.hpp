@@ -3,7 +3,7 @@
 
 #include <vector>
 
-#include "runner/backend.hpp"
+#include "runner/io/backend.hpp"
 
 namespace diskvet::testing {
 

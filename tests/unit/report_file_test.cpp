@@ -1,5 +1,5 @@
 // The report file: SHA-256 seal, atomic replacement, and an interrupted write leaving the old report.
-#include "runner/report_file.hpp"
+#include "runner/report/report_file.hpp"
 
 #include <sys/wait.h>
 #include <unistd.h>
@@ -11,7 +11,7 @@
 #include <fstream>
 #include <sstream>
 
-#include "runner/sha256.hpp"
+#include "runner/report/sha256.hpp"
 
 using namespace diskvet::runner;
 namespace fs = std::filesystem;

@@ -4,7 +4,7 @@
 
 #include <atomic>
 
-#include "runner/job_loop.hpp"
+#include "runner/io/job_loop.hpp"
 
 namespace diskvet::runner::lab {
 

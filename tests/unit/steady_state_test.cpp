@@ -1,5 +1,5 @@
 // SNIA PTS steady-state detector on synthetic series.
-#include "runner/steady_state.hpp"
+#include "runner/analysis/steady_state.hpp"
 
 #include <gtest/gtest.h>
 

@@ -6,10 +6,10 @@
 
 #include <algorithm>
 
-#include "runner/report_html.hpp"
-#include "runner/report_json.hpp"
-#include "runner/report_text.hpp"
-#include "runner/suite_run.hpp"
+#include "runner/report/report_html.hpp"
+#include "runner/report/report_json.hpp"
+#include "runner/report/report_text.hpp"
+#include "runner/run/suite_run.hpp"
 #include "suites/suite.hpp"
 
 using namespace diskvet;

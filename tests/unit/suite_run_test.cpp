@@ -1,6 +1,6 @@
 // A whole suite run on the null engine (no device): phases in SNIA order, events for front ends,
 // steady-state rounds, a sweep, verdicts against a profile, and the report it makes.
-#include "runner/suite_run.hpp"
+#include "runner/run/suite_run.hpp"
 
 #include <fmt/format.h>
 #include <gtest/gtest.h>
@@ -11,8 +11,8 @@
 #include <filesystem>
 #include <mutex>
 
-#include "runner/report_json.hpp"
-#include "runner/report_text.hpp"
+#include "runner/report/report_json.hpp"
+#include "runner/report/report_text.hpp"
 #include "suites/profile.hpp"
 #include "suites/suite.hpp"
 

@@ -1,9 +1,9 @@
 // Which workload answers which metric, and when numbers are not trusted.
-#include "runner/test_verdicts.hpp"
+#include "runner/run/test_verdicts.hpp"
 
 #include <gtest/gtest.h>
 
-#include "runner/outliers.hpp"
+#include "runner/run/outliers.hpp"
 
 using namespace diskvet;
 using namespace diskvet::runner;

@@ -1,5 +1,5 @@
 // The throttling detector on synthetic interval series and health polls.
-#include "runner/throttle.hpp"
+#include "runner/analysis/throttle.hpp"
 
 #include <gtest/gtest.h>
 

@@ -1,5 +1,5 @@
 // Verdict logic: limits with tolerance, untrusted measurements, roll-ups and exit codes.
-#include "runner/verdict.hpp"
+#include "runner/analysis/verdict.hpp"
 
 #include <gtest/gtest.h>
 

@@ -1,12 +1,12 @@
 // Verification blocks and crc32c: a written block checks clean, and each kind of damage is named.
-#include "runner/verify_block.hpp"
+#include "runner/verify/verify_block.hpp"
 
 #include <gtest/gtest.h>
 
 #include <cstring>
 #include <vector>
 
-#include "runner/rng.hpp"
+#include "runner/io/rng.hpp"
 
 using namespace diskvet::runner;
 

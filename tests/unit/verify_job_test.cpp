@@ -1,6 +1,6 @@
 // The job loop with verification on, over a memory backend: clean passes raise no alarm, damage
 // done behind the loop's back between phases is found at the right LBAs, a lost write is stale.
-#include "runner/verify_job.hpp"
+#include "runner/io/verify_job.hpp"
 
 #include <gtest/gtest.h>
 
@@ -8,8 +8,8 @@
 #include <set>
 
 #include "memory_backend.hpp"
-#include "runner/job_loop.hpp"
 #include "run_job_harness.hpp"
+#include "runner/io/job_loop.hpp"
 
 using namespace diskvet::runner;
 using diskvet::testing::MemoryBackend;

@@ -1,7 +1,7 @@
 // Verification state within a memory budget: a 32 TB target's state fits 512 MiB, a budget that
 // cannot hold it is refused by name, and the regional layout large devices get still finds
 // corrupt, misdirected, unwritten and stale blocks, and a lost write when verify-behind reads it.
-#include "runner/verify_state.hpp"
+#include "runner/verify/verify_state.hpp"
 
 #include <gtest/gtest.h>
 
@@ -10,9 +10,9 @@
 #include <set>
 
 #include "memory_backend.hpp"
-#include "runner/job_loop.hpp"
-#include "runner/verify_report.hpp"
 #include "run_job_harness.hpp"
+#include "runner/io/job_loop.hpp"
+#include "runner/verify/verify_report.hpp"
 
 using namespace diskvet::runner;
 using diskvet::testing::MemoryBackend;

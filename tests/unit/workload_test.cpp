@@ -1,5 +1,5 @@
 // Workload validation and the units it is written in.
-#include "runner/workload.hpp"
+#include "runner/io/workload.hpp"
 
 #include <gtest/gtest.h>
 

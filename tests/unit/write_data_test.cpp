@@ -1,6 +1,6 @@
 // Write data: unique per write by default; fio's buffer_compress_percentage and dedupe_percentage
 // reproduce an assumed data reduction. Verification blocks keep their own, unique format.
-#include "runner/write_data.hpp"
+#include "runner/io/write_data.hpp"
 
 #include <gtest/gtest.h>
 
@@ -9,11 +9,11 @@
 #include <string>
 #include <vector>
 
-#include "runner/backend.hpp"
-#include "runner/crc32c.hpp"
-#include "runner/job_loop.hpp"
-#include "runner/verify_block.hpp"
 #include "run_job_harness.hpp"
+#include "runner/io/backend.hpp"
+#include "runner/io/job_loop.hpp"
+#include "runner/verify/crc32c.hpp"
+#include "runner/verify/verify_block.hpp"
 
 using namespace diskvet::runner;
 

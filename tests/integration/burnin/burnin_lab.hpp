@@ -1,73 +1,32 @@
-// Test lab for burn-in runs: loop devices this test creates (backing files named "burnin" under
-// /dev/shm, detached at the end), the real diskvet binary run in the background, and access to
-// the backing file to damage blocks behind the runner's back.
+// Test lab for burn-in runs: the run fixture (tests/support/run_lab.hpp) with the real diskvet
+// binary run in the background, and access to a loop device's backing file to damage blocks behind
+// the runner's back.
 #pragma once
 
-#include <sys/wait.h>
-#include <unistd.h>
-
-#include <gtest/gtest.h>
-
-#include <boost/json.hpp>
 #include <chrono>
-#include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <functional>
-#include <sstream>
 #include <string>
 #include <thread>
 #include <vector>
 
-#include "cli/scratch_target.hpp"
+#include "tests/support/run_lab.hpp"
 
 namespace burnin_lab {
 
 namespace fs = std::filesystem;
 
-#define SKIP_UNLESS_LOOP_DEVICES()                                                                        \
-  do {                                                                                                    \
-    if (geteuid() != 0) GTEST_SKIP() << "needs root to create loop devices";                              \
-    if (!diskvet::cli::can_create_loop_devices()) GTEST_SKIP() << "no /dev/loop-control on this machine"; \
-  } while (0)
-
 constexpr uint64_t kMagic = 0x3174657676736964;  // "diskvet1": the verification block's first 8 bytes
 
-class Lab : public ::testing::Test {
+class Lab : public diskvet::testing::RunLab {
  protected:
-  void SetUp() override {
-    const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
-    tag_ = std::to_string(getpid()) + "-" + info->name();
-    dir_ = fs::temp_directory_path() / ("diskvet-burnin-it-" + tag_);
-    fs::create_directories(dir_);
-  }
   void TearDown() override {
     if (runner_.joinable()) runner_.join();
-    loops_.clear();
-    fs::remove_all(dir_);
+    RunLab::TearDown();
   }
 
-  std::string make_loop(uint64_t size_bytes) {
-    std::string backing = "/dev/shm/diskvet-burnin-it-" + tag_ + "-" + std::to_string(loops_.size()) + ".img";
-    auto loop = diskvet::cli::ScratchLoop::create(backing, size_bytes);
-    if (!loop) {
-      ADD_FAILURE() << loop.error().message();
-      return {};
-    }
-    loops_.push_back(std::move(*loop));
-    return loops_.back().path();
-  }
-  const std::string& backing(size_t i) const { return loops_.at(i).backing(); }
-
-  fs::path file(const std::string& name) const { return dir_ / name; }
-  void write_file(const std::string& name, const std::string& text) const { std::ofstream(dir_ / name) << text; }
-
-  int diskvet(const std::string& args) {
-    std::string cmd = std::string(DISKVET_BINARY) + " " + args + " > " + (dir_ / "diskvet.log").string() + " 2>&1";
-    int st = std::system(cmd.c_str());
-    return WIFEXITED(st) ? WEXITSTATUS(st) : 128;
-  }
   // Runs diskvet on a thread; wait() returns its exit code.
   void start(const std::string& args) {
     runner_ = std::thread([this, args] { rc_ = diskvet(args); });
@@ -75,18 +34,6 @@ class Lab : public ::testing::Test {
   int wait() {
     runner_.join();
     return rc_;
-  }
-  std::string log() const {
-    std::ifstream in(dir_ / "diskvet.log");
-    std::ostringstream s;
-    s << in.rdbuf();
-    return s.str();
-  }
-  boost::json::object report(const std::string& name) const {
-    std::ifstream in(dir_ / name);
-    std::ostringstream s;
-    s << in.rdbuf();
-    return boost::json::parse(s.str()).as_object();
   }
 
   // The backing file's bytes at [offset, offset + len).
@@ -122,9 +69,6 @@ class Lab : public ::testing::Test {
     return false;
   }
 
-  std::string tag_;
-  fs::path dir_;
-  std::vector<diskvet::cli::ScratchLoop> loops_;
   std::thread runner_;
   int rc_ = -1;
 };

@@ -12,8 +12,11 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <optional>
 #include <string>
 #include <thread>
+
+#include "devices/loop_device.hpp"
 
 namespace burnin_lab {
 
@@ -40,19 +43,16 @@ class StallLoop {
     }
     for (int i = 0; i < 500 && !fs::exists(dir_ / "mnt/disk.img"); ++i) std::this_thread::sleep_for(std::chrono::milliseconds(10));
     if (!fs::exists(dir_ / "mnt/disk.img")) { fail("stall_fs.py did not mount (see " + (dir_ / "stall_fs.log").string() + ")"); return; }
-    std::string cmd = "losetup -f --show " + (dir_ / "mnt/disk.img").string();
-    FILE* p = popen(cmd.c_str(), "r");
-    char buf[64] = {};
-    if (p && std::fgets(buf, sizeof buf, p)) dev_ = buf;
-    if (p) pclose(p);
-    while (!dev_.empty() && (dev_.back() == '\n')) dev_.pop_back();
-    if (dev_.empty()) fail("losetup over the FUSE file failed");
+    // Buffered: every I/O of the loop device goes through the FUSE file system.
+    auto loop = diskvet::devices::LoopDevice::attach((dir_ / "mnt/disk.img").string(), {.direct_io = false});
+    if (!loop) { fail("no loop device over the FUSE file: " + loop.error().message()); return; }
+    loop_.emplace(std::move(*loop));
   }
   ~StallLoop() {
     release();
     heal();
     set_delay_ms(0);
-    if (!dev_.empty()) std::system(("losetup -d " + dev_).c_str());
+    loop_.reset();  // detached before its file system goes
     if (daemon_ > 0) {
       ::umount2((dir_ / "mnt").c_str(), MNT_DETACH);
       kill(daemon_, SIGTERM);
@@ -62,9 +62,9 @@ class StallLoop {
   StallLoop(const StallLoop&) = delete;
   StallLoop& operator=(const StallLoop&) = delete;
 
-  bool valid() const { return !dev_.empty(); }
+  bool valid() const { return loop_.has_value(); }
   const std::string& why() const { return why_; }
-  const std::string& path() const { return dev_; }
+  const std::string& path() const { return loop_->path(); }
   std::filesystem::path backing() const { return dir_ / "root/disk.img"; }  // the bytes, read behind the lab's back
   // Every read and write waits from now until release().
   void hold() const { std::ofstream(dir_ / "control/hold") << "held by the test\n"; }
@@ -78,7 +78,8 @@ class StallLoop {
   void fail(std::string why) { why_ = std::move(why); }
   std::filesystem::path dir_;
   pid_t daemon_ = -1;
-  std::string dev_, why_;
+  std::optional<diskvet::devices::LoopDevice> loop_;
+  std::string why_;
 };
 
 }  // namespace burnin_lab

@@ -17,20 +17,16 @@
 #include <fstream>
 #include <sstream>
 
-#include "loop_lab.hpp"
-#include "runner/report_file.hpp"
+#include "device_lab.hpp"
+#include "runner/report/report_file.hpp"
+#include "tests/support/loop_lab.hpp"
 
 namespace {
 
 namespace fs = std::filesystem;
-using diskvet::test::LoopDevice;
+using diskvet::testing::LoopDevice;
 
 constexpr uint64_t kLoopBytes = 8ull << 20;
-
-#define SKIP_WITHOUT_LOOP_LAB()                                                               \
-  do {                                                                                        \
-    if (auto why = diskvet::test::loop_lab_unavailable(); !why.empty()) GTEST_SKIP() << why; \
-  } while (0)
 
 // A pattern no write of diskvet's reproduces: each 512-byte sector names its own offset.
 void fill_pattern(const std::string& path, uint64_t size_bytes) {
@@ -77,8 +73,8 @@ class FileSafety : public ::testing::Test {
   }
   // The victim loop device, its pattern read back with O_DIRECT.
   bool make_victim() {
-    victim_ = std::make_unique<LoopDevice>(kLoopBytes);
-    if (!victim_->ok()) return false;
+    victim_ = std::make_unique<LoopDevice>("devices-test", kLoopBytes);
+    if (!victim_->valid()) return false;
     fill_pattern(victim_->path(), kLoopBytes);
     pattern_ = diskvet::test::device_bytes(victim_->path());
     return pattern_.size() == kLoopBytes && pattern_.starts_with("diskvet-pattern@");
@@ -121,7 +117,7 @@ bool is_block_node(const std::string& p) {
 }
 
 TEST_F(FileSafety, IoNeverWritesALoopDeviceThroughALinkNamedAsAScratchFile) {
-  SKIP_WITHOUT_LOOP_LAB();
+  SKIP_UNLESS_LOOP_DEVICES();
   ASSERT_TRUE(make_victim());
   std::string link = link_to_victim("scratch.img");
   // A link to a disk names the disk: without consent naming that disk it is refused.
@@ -133,7 +129,7 @@ TEST_F(FileSafety, IoNeverWritesALoopDeviceThroughALinkNamedAsAScratchFile) {
 }
 
 TEST_F(FileSafety, RunNeverWritesALoopDeviceThroughALinkNamedAsItsDevice) {
-  SKIP_WITHOUT_LOOP_LAB();
+  SKIP_UNLESS_LOOP_DEVICES();
   ASSERT_TRUE(make_victim());
   std::string link = link_to_victim("file.dat");
   auto r = run_diskvet("run -q --suite write.json --profile profile.json --device " + link + " --out r.json");
@@ -142,10 +138,10 @@ TEST_F(FileSafety, RunNeverWritesALoopDeviceThroughALinkNamedAsItsDevice) {
 }
 
 TEST_F(FileSafety, OutThatIsALinkToALoopDeviceIsRefusedBeforeAnythingRuns) {
-  SKIP_WITHOUT_LOOP_LAB();
+  SKIP_UNLESS_LOOP_DEVICES();
   ASSERT_TRUE(make_victim());
-  LoopDevice tested(kLoopBytes);
-  ASSERT_TRUE(tested.ok());
+  LoopDevice tested("devices-test", kLoopBytes);
+  ASSERT_TRUE(tested.valid());
   std::string tested_before = diskvet::test::device_bytes(tested.path());
   std::string link = link_to_victim("out.json");
   auto r = run_diskvet(fmt::format("run -q --suite write.json --profile profile.json --device {0} --destroy-data {0} --out {1}", tested.path(), link));
@@ -158,7 +154,7 @@ TEST_F(FileSafety, OutThatIsALinkToALoopDeviceIsRefusedBeforeAnythingRuns) {
 }
 
 TEST_F(FileSafety, OutThatIsADeviceNodeIsNeitherWrittenNorReplaced) {
-  SKIP_WITHOUT_LOOP_LAB();
+  SKIP_UNLESS_LOOP_DEVICES();
   ASSERT_TRUE(make_victim());
   std::string node = victim_node();
   ASSERT_FALSE(node.empty()) << "cannot mknod in " << dir_;
@@ -170,7 +166,7 @@ TEST_F(FileSafety, OutThatIsADeviceNodeIsNeitherWrittenNorReplaced) {
 }
 
 TEST_F(FileSafety, HtmlOutputThatIsALinkToALoopDeviceOrANodeIsRefused) {
-  SKIP_WITHOUT_LOOP_LAB();
+  SKIP_UNLESS_LOOP_DEVICES();
   ASSERT_TRUE(make_victim());
   // A report to render: a read-only run on the victim (reads need no consent).
   auto run = run_diskvet("run -q --suite read.json --profile profile.json --device " + victim_->path() + " --out r.json");
@@ -194,7 +190,7 @@ TEST_F(FileSafety, HtmlOutputThatIsALinkToALoopDeviceOrANodeIsRefused) {
 }
 
 TEST_F(FileSafety, TuiRefusesAReportDirThatIsALinkToALoopDevice) {
-  SKIP_WITHOUT_LOOP_LAB();
+  SKIP_UNLESS_LOOP_DEVICES();
   ASSERT_TRUE(make_victim());
   std::string link = link_to_victim("reports");
   auto r = run_diskvet("tui --report-dir " + link);
@@ -207,7 +203,7 @@ TEST_F(FileSafety, TuiRefusesAReportDirThatIsALinkToALoopDevice) {
 // What the TUI does at the end of a run (write_file_atomic into --report-dir), with links to the
 // victim planted at the old predictable temporary name and at the report's own name.
 TEST_F(FileSafety, AReportNeverReachesALoopDeviceThroughAPlantedLink) {
-  SKIP_WITHOUT_LOOP_LAB();
+  SKIP_UNLESS_LOOP_DEVICES();
   ASSERT_TRUE(make_victim());
   link_to_victim(".a.json.tmp." + std::to_string(::getpid()));
   auto a = diskvet::runner::write_file_atomic(path("a.json"), "{\"report\": 1}\n");

@@ -23,25 +23,23 @@
 #include "devices/sysfs.hpp"
 #include "devices/host_state.hpp"
 #include "devices/write_gate.hpp"
-#include "loop_lab.hpp"
+#include "device_lab.hpp"
+#include "tests/support/lab.hpp"
+#include "tests/support/loop_lab.hpp"
 
 namespace diskvet::devices {
 namespace {
 
 using test::ExclusiveHolder;
-using test::LoopDevice;
+using ::diskvet::testing::LoopDevice;
 using test::TempMount;
 
 constexpr uint64_t kLoopBytes = 32ull << 20;
+constexpr const char* kLab = "devices-test";  // backing files /dev/shm/diskvet-devices-test-*
 
-#define SKIP_WITHOUT_LOOP_LAB()                                                     \
-  do {                                                                              \
-    if (auto why = test::loop_lab_unavailable(); !why.empty()) GTEST_SKIP() << why; \
-  } while (0)
-
-#define SKIP_WITHOUT(program, package)                                                       \
-  do {                                                                                       \
-    if (!test::have_program(program)) GTEST_SKIP() << "needs " program " (package " package ")"; \
+#define SKIP_WITHOUT(program, package)                                                                         \
+  do {                                                                                                         \
+    if (!::diskvet::testing::have_program(program)) GTEST_SKIP() << "needs " program " (package " package ")"; \
   } while (0)
 
 test::CommandResult diskvet_randwrite(const std::string& path, const std::vector<std::string>& consent) {
@@ -90,9 +88,9 @@ void expect_refused_whatever_the_consent(const LoopDevice& loop, const std::stri
 }
 
 TEST(Protection, WritesABlankLoopDeviceNamedByPath) {
-  SKIP_WITHOUT_LOOP_LAB();
-  LoopDevice loop(kLoopBytes);
-  ASSERT_TRUE(loop.ok());
+  SKIP_UNLESS_LOOP_DEVICES();
+  LoopDevice loop(kLab, kLoopBytes);
+  ASSERT_TRUE(loop.valid());
   std::string before = test::device_bytes(loop.path());
   auto r = diskvet_randwrite(loop.path(), {loop.path()});
   EXPECT_EQ(r.exit_code, 0) << r.output;
@@ -100,17 +98,17 @@ TEST(Protection, WritesABlankLoopDeviceNamedByPath) {
 }
 
 TEST(Protection, WritesABlankLoopDeviceUnderAllUnprotected) {
-  SKIP_WITHOUT_LOOP_LAB();
-  LoopDevice loop(kLoopBytes);
-  ASSERT_TRUE(loop.ok());
+  SKIP_UNLESS_LOOP_DEVICES();
+  LoopDevice loop(kLab, kLoopBytes);
+  ASSERT_TRUE(loop.valid());
   auto r = diskvet_randwrite(loop.path(), {"all-unprotected"});
   EXPECT_EQ(r.exit_code, 0) << r.output;
 }
 
 TEST(Protection, RefusesABlankLoopDeviceWithoutConsent) {
-  SKIP_WITHOUT_LOOP_LAB();
-  LoopDevice loop(kLoopBytes);
-  ASSERT_TRUE(loop.ok());
+  SKIP_UNLESS_LOOP_DEVICES();
+  LoopDevice loop(kLab, kLoopBytes);
+  ASSERT_TRUE(loop.valid());
   std::string before = test::device_bytes(loop.path());
   auto r = diskvet_randwrite(loop.path(), {});
   EXPECT_EQ(r.exit_code, 2) << r.output;
@@ -121,41 +119,40 @@ TEST(Protection, RefusesABlankLoopDeviceWithoutConsent) {
 }
 
 TEST(Protection, RefusesWriteToDeviceWithGptPartitionTable) {
-  SKIP_WITHOUT_LOOP_LAB();
+  SKIP_UNLESS_LOOP_DEVICES();
   SKIP_WITHOUT("sfdisk", "fdisk");
-  LoopDevice loop(kLoopBytes, "printf 'label: gpt\\n,8M\\n' | sfdisk -q");
-  ASSERT_TRUE(loop.ok());
+  LoopDevice loop(kLab, kLoopBytes, {}, "printf 'label: gpt\\n,8M\\n' | sfdisk -q");
+  ASSERT_TRUE(loop.valid());
   expect_refused_whatever_the_consent(loop, "gpt partition table");
 }
 
 TEST(Protection, RefusesWriteToDeviceWithExt4Filesystem) {
-  SKIP_WITHOUT_LOOP_LAB();
+  SKIP_UNLESS_LOOP_DEVICES();
   SKIP_WITHOUT("mkfs.ext4", "e2fsprogs");
-  LoopDevice loop(kLoopBytes, "mkfs.ext4 -q -F");
-  ASSERT_TRUE(loop.ok());
+  LoopDevice loop(kLab, kLoopBytes, {}, "mkfs.ext4 -q -F");
+  ASSERT_TRUE(loop.valid());
   expect_refused_whatever_the_consent(loop, "filesystem signature (ext4");
 }
 
 TEST(Protection, RefusesWriteToMountedDevice) {
-  SKIP_WITHOUT_LOOP_LAB();
+  SKIP_UNLESS_LOOP_DEVICES();
   SKIP_WITHOUT("mkfs.ext4", "e2fsprogs");
-  LoopDevice loop(kLoopBytes, "mkfs.ext4 -q -F");
-  ASSERT_TRUE(loop.ok());
+  LoopDevice loop(kLab, kLoopBytes, {}, "mkfs.ext4 -q -F");
+  ASSERT_TRUE(loop.valid());
   TempMount mount(loop.path());
   ASSERT_TRUE(mount.ok()) << "cannot mount " << loop.path();
   expect_refused_whatever_the_consent(loop, "is mounted at " + mount.dir());
 }
 
 TEST(Protection, RefusesWriteToDiskWhosePartitionIsMounted) {
-  SKIP_WITHOUT_LOOP_LAB();
+  SKIP_UNLESS_LOOP_DEVICES();
   SKIP_WITHOUT("sfdisk", "fdisk");
   SKIP_WITHOUT("mkfs.ext4", "e2fsprogs");
   // The partition starts at 1 MiB and is formatted inside the backing file before partscan.
-  LoopDevice loop(kLoopBytes,
+  LoopDevice loop(kLab, kLoopBytes, {.partscan = true},
                   "sh -c 'printf \"label: gpt\\nstart=2048,size=16384\\n\" | sfdisk -q \"$0\" && "
-                  "mkfs.ext4 -q -F -E offset=1048576 \"$0\" 8M'",
-                  "-P");
-  ASSERT_TRUE(loop.ok());
+                  "mkfs.ext4 -q -F -E offset=1048576 \"$0\" 8M'");
+  ASSERT_TRUE(loop.valid());
   std::string part = loop.first_partition();
   ASSERT_FALSE(part.empty()) << "no partition node appeared for " << loop.path();
   TempMount mount(part);
@@ -164,34 +161,34 @@ TEST(Protection, RefusesWriteToDiskWhosePartitionIsMounted) {
 }
 
 TEST(Protection, RefusesWriteToDeviceWithSwapSignature) {
-  SKIP_WITHOUT_LOOP_LAB();
+  SKIP_UNLESS_LOOP_DEVICES();
   SKIP_WITHOUT("mkswap", "util-linux");
-  LoopDevice loop(kLoopBytes, "mkswap -q");
-  ASSERT_TRUE(loop.ok());
+  LoopDevice loop(kLab, kLoopBytes, {}, "mkswap -q");
+  ASSERT_TRUE(loop.valid());
   expect_refused_whatever_the_consent(loop, "swap signature");
 }
 
 TEST(Protection, RefusesWriteToReadOnlyDevice) {
-  SKIP_WITHOUT_LOOP_LAB();
-  LoopDevice loop(kLoopBytes, {}, "-r");
-  ASSERT_TRUE(loop.ok());
+  SKIP_UNLESS_LOOP_DEVICES();
+  LoopDevice loop(kLab, kLoopBytes, {.read_only = true});
+  ASSERT_TRUE(loop.valid());
   expect_refused_whatever_the_consent(loop, "is read-only");
 }
 
 TEST(Protection, RefusesWriteToDeviceHeldExclusivelyByAnotherProcess) {
-  SKIP_WITHOUT_LOOP_LAB();
-  LoopDevice loop(kLoopBytes);
-  ASSERT_TRUE(loop.ok());
+  SKIP_UNLESS_LOOP_DEVICES();
+  LoopDevice loop(kLab, kLoopBytes);
+  ASSERT_TRUE(loop.valid());
   ExclusiveHolder holder(loop.path());
   ASSERT_TRUE(holder.ok()) << "the child could not open " << loop.path() << " O_EXCL";
   expect_refused_whatever_the_consent(loop, "held open exclusively");
 }
 
 TEST(Protection, RefusesWriteToAPartitionNode) {
-  SKIP_WITHOUT_LOOP_LAB();
+  SKIP_UNLESS_LOOP_DEVICES();
   SKIP_WITHOUT("sfdisk", "fdisk");
-  LoopDevice loop(kLoopBytes, "printf 'label: gpt\\n,8M\\n' | sfdisk -q", "-P");
-  ASSERT_TRUE(loop.ok());
+  LoopDevice loop(kLab, kLoopBytes, {.partscan = true}, "printf 'label: gpt\\n,8M\\n' | sfdisk -q");
+  ASSERT_TRUE(loop.valid());
   std::string part = loop.first_partition();
   ASSERT_FALSE(part.empty()) << "no partition node appeared for " << loop.path();
   auto r = diskvet_randwrite(part, {part, "all-unprotected"});
@@ -200,9 +197,9 @@ TEST(Protection, RefusesWriteToAPartitionNode) {
 }
 
 TEST(Protection, GrantHoldsTheDeviceExclusivelyWhileItLives) {
-  SKIP_WITHOUT_LOOP_LAB();
-  LoopDevice loop(kLoopBytes);
-  ASSERT_TRUE(loop.ok());
+  SKIP_UNLESS_LOOP_DEVICES();
+  LoopDevice loop(kLab, kLoopBytes);
+  ASSERT_TRUE(loop.valid());
   auto grant = open_for_write(loop.path(), Consent{{loop.path()}});
   ASSERT_TRUE(grant) << grant.error().message();
   EXPECT_TRUE(grant->block_device);
@@ -219,9 +216,9 @@ TEST(Protection, GrantHoldsTheDeviceExclusivelyWhileItLives) {
 }
 
 TEST(Protection, ListShowsAnotherProgramWritingTheDevice) {
-  SKIP_WITHOUT_LOOP_LAB();
-  LoopDevice loop(kLoopBytes);
-  ASSERT_TRUE(loop.ok());
+  SKIP_UNLESS_LOOP_DEVICES();
+  LoopDevice loop(kLab, kLoopBytes);
+  ASSERT_TRUE(loop.valid());
   test::OpenHolder writer(loop.path(), O_RDWR);
   ASSERT_TRUE(writer.ok());
   auto listed = find_device(loop.path());
@@ -275,9 +272,9 @@ bool killed_by_sigsys(int status) { return WIFSIGNALED(status) && WTERMSIG(statu
 // claims the disk. Proof that holds on a shared machine: all that looking runs where an exclusive
 // open would kill it (seccomp), so no EBUSY the helper sees can be diskvet's.
 TEST(Protection, LookingNeverMakesAnotherProgramsExclusiveOpenFail) {
-  SKIP_WITHOUT_LOOP_LAB();
-  LoopDevice loop(kLoopBytes);
-  ASSERT_TRUE(loop.ok());
+  SKIP_UNLESS_LOOP_DEVICES();
+  LoopDevice loop(kLab, kLoopBytes);
+  ASSERT_TRUE(loop.valid());
   // The filter works: an exclusive open under it is fatal.
   int control = run_where_exclusive_opens_kill([&] {
     int fd = ::open(loop.path().c_str(), O_RDONLY | O_EXCL | O_CLOEXEC);
@@ -324,7 +321,7 @@ TEST(Protection, LookingNeverMakesAnotherProgramsExclusiveOpenFail) {
 // image/build.sh makes it) is the boot medium when nothing of it is mounted: no consent writes it,
 // the refusal says why, and listing says so without mounting it.
 TEST(Protection, RefusesAnUnmountedStickCarryingTheMediumMarker) {
-  SKIP_WITHOUT_LOOP_LAB();
+  SKIP_UNLESS_LOOP_DEVICES();
   SKIP_WITHOUT("sfdisk", "fdisk");
   SKIP_WITHOUT("mcopy", "mtools");
   std::string fat = fmt::format("/dev/shm/diskvet-devices-fat-{}.img", ::getpid());
@@ -335,8 +332,8 @@ TEST(Protection, RefusesAnUnmountedStickCarryingTheMediumMarker) {
       "printf \"0123abcd4567ef89\\n\" > {0}.id && MTOOLS_SKIP_CHECK=1 mcopy -i {0} {0}.id ::/diskvet-medium-id && "
       "dd if={0} of=\"$0\" bs=1M seek=1 conv=notrunc status=none; rc=$?; rm -f {0} {0}.id; exit $rc'",
       fat);
-  LoopDevice loop(kLoopBytes, prepare, "-P");
-  ASSERT_TRUE(loop.ok());
+  LoopDevice loop(kLab, kLoopBytes, {.partscan = true}, prepare);
+  ASSERT_TRUE(loop.valid());
   ASSERT_FALSE(loop.first_partition().empty()) << "no partition node appeared for " << loop.path();
   auto listed = find_device(loop.path());
   ASSERT_TRUE(listed) << listed.error().message();
@@ -350,9 +347,9 @@ TEST(Protection, RefusesAnUnmountedStickCarryingTheMediumMarker) {
 }
 
 TEST(Protection, FollowsASymlinkedNodeToTheDiskItNames) {
-  SKIP_WITHOUT_LOOP_LAB();
-  LoopDevice loop(kLoopBytes);
-  ASSERT_TRUE(loop.ok());
+  SKIP_UNLESS_LOOP_DEVICES();
+  LoopDevice loop(kLab, kLoopBytes);
+  ASSERT_TRUE(loop.valid());
   std::string link = "/tmp/diskvet-devices-link-" + std::to_string(::getpid());
   std::filesystem::create_symlink(loop.path(), link);
   auto by_link = diskvet_randwrite(link, {loop.path()});
@@ -363,11 +360,11 @@ TEST(Protection, FollowsASymlinkedNodeToTheDiskItNames) {
 }
 
 TEST(Protection, ListReportsAFormattedLoopDeviceAsProtectedBySignature) {
-  SKIP_WITHOUT_LOOP_LAB();
+  SKIP_UNLESS_LOOP_DEVICES();
   SKIP_WITHOUT("mkfs.ext4", "e2fsprogs");
-  LoopDevice loop(kLoopBytes, "mkfs.ext4 -q -F");
-  LoopDevice blank(kLoopBytes);
-  ASSERT_TRUE(loop.ok() && blank.ok());
+  LoopDevice loop(kLab, kLoopBytes, {}, "mkfs.ext4 -q -F");
+  LoopDevice blank(kLab, kLoopBytes);
+  ASSERT_TRUE(loop.valid() && blank.valid());
   auto all = discover();
   ASSERT_TRUE(all) << all.error().message();
   auto formatted = find_device(loop.path(), *all);
@@ -383,10 +380,10 @@ TEST(Protection, ListReportsAFormattedLoopDeviceAsProtectedBySignature) {
 }
 
 TEST(Protection, RefusesWriteToTheFileBehindALoopDevice) {
-  SKIP_WITHOUT_LOOP_LAB();
+  SKIP_UNLESS_LOOP_DEVICES();
   SKIP_WITHOUT("mkfs.ext4", "e2fsprogs");
-  LoopDevice loop(kLoopBytes, "mkfs.ext4 -q -F");
-  ASSERT_TRUE(loop.ok());
+  LoopDevice loop(kLab, kLoopBytes, {}, "mkfs.ext4 -q -F");
+  ASSERT_TRUE(loop.valid());
   std::string backing = read_attr("/sys/block/" + loop.name() + "/loop/backing_file").value_or("");
   ASSERT_FALSE(backing.empty());
   std::string before = test::device_bytes(loop.path());
@@ -397,9 +394,9 @@ TEST(Protection, RefusesWriteToTheFileBehindALoopDevice) {
 }
 
 TEST(Protection, ListJsonCarriesTheContractFields) {
-  SKIP_WITHOUT_LOOP_LAB();
-  LoopDevice loop(kLoopBytes);
-  ASSERT_TRUE(loop.ok());
+  SKIP_UNLESS_LOOP_DEVICES();
+  LoopDevice loop(kLab, kLoopBytes);
+  ASSERT_TRUE(loop.valid());
   auto r = test::run_command(fmt::format("{} list --json", DISKVET_BINARY));
   ASSERT_EQ(r.exit_code, 0) << r.output;
   auto doc = boost::json::parse(r.output);

@@ -3,7 +3,7 @@
 
 #include <liburing.h>
 
-#include "runner/engine.hpp"
+#include "runner/io/engine.hpp"
 #include "tests/support/lab.hpp"
 
 using namespace diskvet::runner;

@@ -4,8 +4,9 @@
 #include <boost/json.hpp>
 
 #include "devices/write_gate.hpp"
-#include "runner/engine.hpp"
+#include "runner/io/engine.hpp"
 #include "tests/support/lab.hpp"
+#include "tests/support/loop_lab.hpp"
 
 using namespace diskvet::runner;
 using diskvet::testing::LoopDevice;

@@ -2,9 +2,9 @@
 // A read-only suite, so nothing but the scratch file this test made is ever opened.
 #include <gtest/gtest.h>
 
-#include "lab.hpp"
+#include "tests/support/run_lab.hpp"
 
-using namespace suites_lab;
+using diskvet::testing::RunLab;
 
 namespace {
 
@@ -29,10 +29,10 @@ const char* kEasyProfile = R"({"name": "easy", "source": "test",
 
 }  // namespace
 
-class RunExitCodes : public Lab {
+class RunExitCodes : public RunLab {
  protected:
   void SetUp() override {
-    Lab::SetUp();
+    RunLab::SetUp();
     // 8 MiB of data (not a hole), read with O_DIRECT.
     std::ofstream(file("target.img"), std::ios::binary) << std::string(8u << 20, 'd');
     write_file("ok.json", suite_json(false));

@@ -4,11 +4,11 @@
 
 #include <chrono>
 
-#include "lab.hpp"
+#include "tests/support/run_lab.hpp"
 
-using namespace suites_lab;
+using diskvet::testing::RunLab;
 
-class RunInterrupt : public Lab {};
+class RunInterrupt : public RunLab {};
 
 TEST_F(RunInterrupt, SigintEndsASuiteRunWithinAFractionOfTheInterval) {
   std::ofstream(file("target.img"), std::ios::binary) << std::string(8u << 20, 'd');

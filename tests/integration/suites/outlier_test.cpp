@@ -1,9 +1,9 @@
 // Three loop devices of one model, one rate-capped: only the slow one is flagged as an outlier.
 #include <gtest/gtest.h>
 
-#include "lab.hpp"
+#include "tests/support/run_lab.hpp"
 
-using namespace suites_lab;
+using diskvet::testing::RunLab;
 
 namespace {
 const char* kSuite = R"({
@@ -14,7 +14,7 @@ const char* kSuite = R"({
 })";
 }  // namespace
 
-class OutlierRun : public Lab {};
+class OutlierRun : public RunLab {};
 
 TEST_F(OutlierRun, FlagsTheRateCappedDeviceAmongThree) {
   SKIP_UNLESS_LOOP_DEVICES();

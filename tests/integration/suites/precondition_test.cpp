@@ -2,9 +2,9 @@
 // and the verdict is INCONCLUSIVE (exit 4), never PASS.
 #include <gtest/gtest.h>
 
-#include "lab.hpp"
+#include "tests/support/run_lab.hpp"
 
-using namespace suites_lab;
+using diskvet::testing::RunLab;
 
 namespace {
 const char* kSuite = R"({
@@ -16,7 +16,7 @@ const char* kSuite = R"({
 const char* kProfile = R"({"name": "easy", "limits": {"latency-qd1": {"iops": {"min": 1}}}})";
 }  // namespace
 
-class CappedPreconditioning : public Lab {};
+class CappedPreconditioning : public RunLab {};
 
 TEST_F(CappedPreconditioning, IsReportedWithTheCapacitiesWrittenAndMakesTheRunInconclusive) {
   SKIP_UNLESS_LOOP_DEVICES();

@@ -1,17 +1,17 @@
 // The unwritten-space probe on a fresh loop device (zeros: never written) and a written one.
-#include "runner/probe.hpp"
+#include "runner/run/probe.hpp"
 
 #include <gtest/gtest.h>
 
 #include <fstream>
 
-#include "lab.hpp"
-#include "runner/target.hpp"
+#include "runner/io/target.hpp"
+#include "tests/support/run_lab.hpp"
 
-using namespace suites_lab;
+using diskvet::testing::RunLab;
 using namespace diskvet::runner;
 
-class UnwrittenProbe : public Lab {};
+class UnwrittenProbe : public RunLab {};
 
 TEST_F(UnwrittenProbe, FlagsAFreshLoopDeviceAndPassesAWrittenOne) {
   SKIP_UNLESS_LOOP_DEVICES();

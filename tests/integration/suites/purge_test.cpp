@@ -2,9 +2,9 @@
 // backing file) and says why; without consent the run is refused and the data stays.
 #include <gtest/gtest.h>
 
-#include "lab.hpp"
+#include "tests/support/run_lab.hpp"
 
-using namespace suites_lab;
+using diskvet::testing::RunLab;
 
 namespace {
 
@@ -38,7 +38,7 @@ size_t copies_left(const std::string& path) {
 
 }  // namespace
 
-class PurgePhase : public Lab {};
+class PurgePhase : public RunLab {};
 
 TEST_F(PurgePhase, OfALoopDeviceFallsToDiscardAndSaysItIsNotNvme) {
   SKIP_UNLESS_LOOP_DEVICES();

@@ -2,9 +2,10 @@
 // fails (exit 1), no consent is a refusal that writes nothing (exit 2), SIGINT gives a partial report.
 #include <gtest/gtest.h>
 
-#include "lab.hpp"
+#include "tests/support/run_lab.hpp"
 
-using namespace suites_lab;
+using diskvet::testing::RunLab;
+namespace fs = std::filesystem;
 
 namespace {
 const char* kImpossible = R"({
@@ -17,7 +18,7 @@ const char* kImpossible = R"({
 })";
 }  // namespace
 
-class QuickSuite : public Lab {};
+class QuickSuite : public RunLab {};
 
 TEST_F(QuickSuite, PassesAnEasyProfileAndFailsAnImpossibleOne) {
   SKIP_UNLESS_LOOP_DEVICES();

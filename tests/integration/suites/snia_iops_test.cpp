@@ -3,13 +3,13 @@
 // cells skipped with the reason.
 #include <gtest/gtest.h>
 
-#include "lab.hpp"
 #include "suites/builtin_files.hpp"
+#include "tests/support/run_lab.hpp"
 
-using namespace suites_lab;
+using diskvet::testing::RunLab;
 namespace json = boost::json;
 
-class SniaIops : public Lab {};
+class SniaIops : public RunLab {};
 
 TEST_F(SniaIops, RunsTheMatrixOnAFourKnDeviceAndReportsItsTable) {
   SKIP_UNLESS_LOOP_DEVICES();

@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "tests/support/lab.hpp"
+#include "tests/support/loop_lab.hpp"
 
 namespace tui_lab {
 

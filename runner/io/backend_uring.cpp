@@ -1,0 +1,62 @@
+// io_uring ring setup and teardown.
+#include "runner/io/backend_uring.hpp"
+
+#include <sys/uio.h>
+
+#include <cstring>
+#include <vector>
+
+namespace diskvet::runner {
+
+Result<UringBackend> UringBackend::create(int fd, uint32_t depth, uint32_t bs_bytes, uint64_t seed, uint64_t spin_ns) {
+  UringBackend b;
+  auto pool = BufferPool::create(depth, bs_bytes, seed);
+  if (!pool) return pool.error();
+  b.buffers_ = std::move(*pool);
+
+  // Newest flags first; older kernels reject them with EINVAL and we fall back. A polling ring
+  // must show completions while the job spins in user space: deferred task work with the task-run
+  // flag (6.1+), else plain task work, posted by IPI (never cooperative: that waits for an enter).
+  b.spin_ns_ = spin_ns;
+  constexpr unsigned kDeferred = IORING_SETUP_SINGLE_ISSUER | IORING_SETUP_DEFER_TASKRUN;
+  const std::vector<unsigned> candidates =
+      spin_ns ? std::vector<unsigned>{kDeferred | IORING_SETUP_TASKRUN_FLAG, IORING_SETUP_SINGLE_ISSUER, 0}
+              : std::vector<unsigned>{kDeferred, IORING_SETUP_COOP_TASKRUN, 0};
+  int rc = -EINVAL;
+  for (unsigned flags : candidates) {
+    io_uring_params p{};
+    p.flags = flags;
+    rc = io_uring_queue_init_params(depth, &b.ring_, &p);
+    if (rc == 0) {
+      b.flags_ = flags;
+      break;
+    }
+    if (rc != -EINVAL) break;
+  }
+  if (rc < 0) return system_error("io_uring", "cannot set up a ring", -rc, "try --engine psync");
+  b.live_ = true;
+
+  rc = io_uring_register_files(&b.ring_, &fd, 1);
+  if (rc < 0) return system_error("io_uring", "cannot register the target's file", -rc, "try --engine psync");
+  std::vector<iovec> iov(depth);
+  for (uint32_t i = 0; i < depth; ++i) iov[i] = {b.buffers_.slot(i), bs_bytes};
+  rc = io_uring_register_buffers(&b.ring_, iov.data(), depth);
+  if (rc < 0)
+    return system_error("io_uring", "cannot register I/O buffers", -rc, "raise the locked-memory limit (ulimit -l) or lower --iodepth");
+  io_uring_register_ring_fd(&b.ring_);  // optional: saves an fd lookup per enter
+  return b;
+}
+
+UringBackend::UringBackend(UringBackend&& o) noexcept
+    : ring_(o.ring_),
+      live_(std::exchange(o.live_, false)),
+      flags_(o.flags_),
+      buffers_(std::move(o.buffers_)),
+      syscalls_(o.syscalls_),
+      spin_ns_(o.spin_ns_) {}
+
+UringBackend::~UringBackend() {
+  if (live_) io_uring_queue_exit(&ring_);
+}
+
+}  // namespace diskvet::runner

@@ -1,0 +1,453 @@
+// Engine: job threads, the shared timeline, the interval sampler, and the merge of job results.
+#include "runner/io/engine.hpp"
+
+#include <fmt/format.h>
+#include <pthread.h>
+#include <signal.h>
+
+#include <algorithm>
+#include <latch>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <thread>
+
+#include "runner/io/backend_null.hpp"
+#include "runner/io/backend_psync.hpp"
+#include "runner/io/backend_uring.hpp"
+#include "runner/io/interval_latency.hpp"
+#include "runner/io/iolog.hpp"
+
+namespace diskvet::runner {
+
+__extension__ typedef unsigned __int128 Uint128;  // exact products of 64-bit counts
+
+JobShare job_share(uint64_t blocks, uint32_t numjobs, uint32_t j) {
+  // The first blocks % numjobs jobs take one block more: the shares tile the region exactly.
+  const uint64_t base = blocks / numjobs, extra = blocks % numjobs;
+  return {j * base + std::min<uint64_t>(j, extra), base + (j < extra ? 1 : 0)};
+}
+
+std::vector<JobPlan> plan_jobs(const Workload& w) {
+  std::vector<JobPlan> plans;
+  const uint64_t blocks = w.size_bytes / w.bs_bytes;
+  const bool split = !is_random(w.rw) || w.verify;
+  // An io limit in whole I/Os, dealt out so the jobs' limits add up to it: in proportion to each
+  // job's share of the region when the jobs split it (a pass of the region is a pass of each share),
+  // evenly when they share it. Every job does at least one I/O (a limit of 0 would mean none).
+  const uint64_t limit_ios = w.io_limit_bytes ? (w.io_limit_bytes + w.bs_bytes - 1) / w.bs_bytes : 0;
+  for (uint32_t j = 0; j < w.numjobs; ++j) {
+    JobPlan p;
+    p.index = j;
+    p.rw = w.rw;
+    p.bs_bytes = w.bs_bytes;
+    p.depth = w.engine == BackendKind::psync ? 1 : w.iodepth;
+    p.read_pct = w.read_pct();
+    const JobShare share = job_share(blocks, w.numjobs, j);
+    if (split) {
+      p.region_offset_bytes = w.offset_bytes + share.first_block * w.bs_bytes;
+      p.region_blocks = share.blocks;
+    } else {
+      p.region_offset_bytes = w.offset_bytes;
+      p.region_blocks = blocks;
+    }
+    p.rate_iops = w.rate_iops;
+    p.data = w.data;
+    p.batch_submit = std::min(w.iodepth_batch_submit, p.depth);  // 0: with each wait
+    if (limit_ios) {
+      // 128-bit products: limit_ios x blocks overflows 64 bits for passes over very large regions.
+      auto upto = [&](uint64_t part, uint64_t whole) {
+        return static_cast<uint64_t>(static_cast<Uint128>(limit_ios) * part / whole);
+      };
+      const uint64_t ios = split ? upto(share.first_block + share.blocks, blocks) - upto(share.first_block, blocks)
+                                 : upto(j + 1, w.numjobs) - upto(j, w.numjobs);
+      p.io_limit_bytes = std::max<uint64_t>(ios, 1) * w.bs_bytes;
+    }
+    p.seed = w.seed * 0x9e3779b97f4a7c15 + j + 1;
+    p.io_timeout_ns = static_cast<uint64_t>(w.io_timeout_s * 1e9);
+    plans.push_back(p);
+  }
+  return plans;
+}
+
+namespace {
+
+struct JobSlot {
+  JobPlan plan;
+  std::unique_ptr<SlotWatch[]> watch;  // the watchdog's view of the job's slots (live.watch)
+  LiveCounters live;
+  JobResult result;
+  IntervalLatencyReader interval_lat;  // the sampler's: the job's histogram buckets seen last
+  std::optional<Error> setup_error;
+  unsigned uring_flags = 0;
+  std::unique_ptr<JobIoLog> iolog;  // set when the caller asked for an iolog (RunControl::iolog)
+};
+
+template <IoBackend B>
+void run_started(B& backend, JobSlot& slot, const Timeline& tl, const std::atomic<uint64_t>& go, const std::atomic<bool>& stop,
+                 VerifyState* verify) {
+  // The verifier's buffers exist before the start line, so nothing is allocated once I/O runs.
+  // Only backends that move data into buffers (not the null one) can verify.
+  constexpr bool can_verify = requires { backend.buffer(0u); };
+  std::unique_ptr<BlockVerifier> verifier;
+  if (can_verify && verify) verifier = std::make_unique<BlockVerifier>(*verify, slot.plan.depth, 0);
+  while (go.load(std::memory_order_acquire) == 0) std::this_thread::yield();
+  SystemClock().sleep_until_ns(tl.start_ns);
+  if constexpr (can_verify) {
+    if (verifier) {
+      run_job(backend, slot.plan, tl, stop, slot.live, slot.result, *verifier);
+      // An abandoned job may wake long after the device's run ended and its verification state
+      // is gone: the verifier (whose destructor reads that state) is left alone.
+      if (slot.result.abandoned) static_cast<void>(verifier.release());
+      return;
+    }
+  }
+  run_job(backend, slot.plan, tl, stop, slot.live, slot.result);
+}
+
+// Runs the job on its backend, through a LoggingBackend when the job keeps an iolog (a separate
+// instantiation: the job loop without one is untouched).
+template <IoBackend B>
+void run_maybe_logged(B& backend, JobSlot& slot, const Timeline& tl, const std::atomic<uint64_t>& go, const std::atomic<bool>& stop,
+                      VerifyState* verify) {
+  if (!slot.iolog) return run_started(backend, slot, tl, go, stop, verify);
+  LoggingBackend<B> logged(backend, *slot.iolog);
+  run_started(logged, slot, tl, go, stop, verify);
+}
+
+// A job abandoned with I/Os out leaves its backend behind: the kernel may still write into its
+// buffers, so they are never freed or reused (a deliberate leak, once per abandoned job).
+template <typename B>
+void leave_behind_if_abandoned(std::unique_ptr<B>& backend, const JobSlot& slot) {
+  if (slot.result.abandoned) static_cast<void>(backend.release());
+}
+
+// Body of one job thread: set up its backend, report ready, wait for the common start, run.
+void job_thread(JobSlot& slot, const Workload& w, const Target& target, const Timeline& tl, std::latch& ready,
+                const std::atomic<uint64_t>& go, const std::atomic<bool>& stop, VerifyState* verify) {
+  auto fail = [&](Error e) {
+    slot.setup_error = std::move(e);
+    slot.live.done.store(true, std::memory_order_release);
+    ready.count_down();
+  };
+  // Placement before anything is allocated, so the ring and buffers live near the job's CPU.
+  const CpuSet placement = w.cpus.for_job(slot.plan.index, w.cpus_policy);
+  if (int rc = pin_current_thread(placement); rc < 0)
+    return fail(system_error("--cpus-allowed", fmt::format("cannot place job {} on CPUs {}", slot.plan.index, placement.to_string()),
+                             -rc, "choose CPUs this process may use (taskset -p $$ shows them)"));
+  if (w.engine == BackendKind::null) {
+    NullBackend backend(slot.plan.depth, slot.plan.read_pct == 100 ? 0 : slot.plan.bs_bytes, slot.plan.seed);
+    ready.count_down();
+    run_maybe_logged(backend, slot, tl, go, stop, nullptr);
+    return;
+  }
+  auto fd = std::make_unique<Result<UniqueFd>>(target.reopen());
+  if (!*fd) return fail(fd->error());
+  if (w.engine == BackendKind::psync) {
+    auto created = PsyncBackend::create((*fd)->get(), slot.plan.depth, w.bs_bytes, slot.plan.seed);
+    if (!created) return fail(created.error());
+    auto backend = std::make_unique<PsyncBackend>(std::move(*created));
+    ready.count_down();
+    run_maybe_logged(*backend, slot, tl, go, stop, verify);
+    leave_behind_if_abandoned(backend, slot);
+    if (slot.result.abandoned) static_cast<void>(fd.release());
+    return;
+  }
+  auto created = UringBackend::create((*fd)->get(), slot.plan.depth, w.bs_bytes, slot.plan.seed, uint64_t{w.spin_us} * 1000);
+  if (!created) return fail(created.error());
+  auto backend = std::make_unique<UringBackend>(std::move(*created));
+  slot.uring_flags = backend->setup_flags();
+  ready.count_down();
+  run_maybe_logged(*backend, slot, tl, go, stop, verify);
+  leave_behind_if_abandoned(backend, slot);
+  if (slot.result.abandoned) static_cast<void>(fd.release());
+}
+
+// Totals of what all jobs have published so far.
+IntervalSample snapshot(const std::vector<std::unique_ptr<JobSlot>>& jobs) {
+  IntervalSample s;
+  for (const auto& j : jobs)
+    for (size_t d = 0; d < kDirections; ++d) {
+      s.ios[d] += j->live.ios[d].load(std::memory_order_relaxed);
+      s.bytes[d] += j->live.bytes[d].load(std::memory_order_relaxed);
+      s.lat_sum_ns[d] += j->live.lat_sum_ns[d].load(std::memory_order_relaxed);
+    }
+  return s;
+}
+
+IntervalSample difference(const IntervalSample& now, const IntervalSample& before, double t_s, double dur_s) {
+  IntervalSample s;
+  s.t_s = t_s;
+  s.dur_s = dur_s;
+  for (size_t d = 0; d < kDirections; ++d) {
+    s.ios[d] = now.ios[d] - before.ios[d];
+    s.bytes[d] = now.bytes[d] - before.bytes[d];
+    s.lat_sum_ns[d] = now.lat_sum_ns[d] - before.lat_sum_ns[d];
+  }
+  return s;
+}
+
+// What every job's histograms gained since the previous call (read while the jobs record).
+IntervalLatencyTotals interval_latency(std::vector<std::unique_ptr<JobSlot>>& jobs) {
+  IntervalLatencyTotals totals;
+  for (auto& j : jobs) j->interval_lat.take(j->result.dir, totals);
+  return totals;
+}
+
+bool all_done(const std::vector<std::unique_ptr<JobSlot>>& jobs) {
+  for (const auto& j : jobs)
+    if (!j->live.done.load(std::memory_order_acquire)) return false;
+  return true;
+}
+
+// What one run's job threads share once started (see run_workload).
+struct EngineRun {
+  explicit EngineRun(const Workload& wl) : w(wl) {}
+  Workload w;
+  std::vector<std::unique_ptr<JobSlot>> jobs;
+  Timeline tl;
+  std::atomic<bool> stop{false};
+  std::atomic<uint64_t> go{0};
+  std::optional<std::latch> ready;
+};
+
+// The signal that wakes an abandoned job out of io_uring_enter (which then returns EINTR): SIGURG,
+// ignored by default and used by nothing else in diskvet, given a handler that does nothing and no
+// SA_RESTART. Installed once per process.
+extern "C" void on_wake_signal(int) {}
+void install_wake_signal() {
+  static std::once_flag once;
+  std::call_once(once, [] {
+    struct sigaction sa {};
+    sa.sa_handler = on_wake_signal;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGURG, &sa, nullptr);
+  });
+}
+
+// One slot's I/O as the watchdog reads it; false when the slot is free or was refilled meanwhile.
+bool read_slot(const SlotWatch& s, uint64_t& submit_ns, uint64_t& offset_and_dir) {
+  submit_ns = s.submit_ns.load(std::memory_order_relaxed);
+  if (submit_ns == 0) return false;
+  offset_and_dir = s.offset_and_dir.load(std::memory_order_relaxed);
+  return s.submit_ns.load(std::memory_order_relaxed) == submit_ns;
+}
+
+// The I/Os the jobs have out now, read from the watchdog's slot stamps: how many (Little's law
+// from what the device holds) and how long the oldest has been out (0: none).
+struct OutNow {
+  uint64_t count = 0;
+  uint64_t oldest_ns = 0;
+};
+OutNow out_now(const std::vector<std::unique_ptr<JobSlot>>& jobs, uint64_t now) {
+  OutNow o;
+  for (const auto& j : jobs)
+    for (uint32_t i = 0; i < j->plan.depth; ++i) {
+      uint64_t submit = j->watch[i].submit_ns.load(std::memory_order_relaxed);
+      if (!submit) continue;
+      ++o.count;
+      if (now > submit) o.oldest_ns = std::max(o.oldest_ns, now - submit);
+    }
+  return o;
+}
+
+// The I/Os out longer than timeout_ns now, oldest first, as stalls that have not completed.
+std::vector<Stall> overdue(const std::vector<std::unique_ptr<JobSlot>>& jobs, uint64_t now, uint64_t timeout_ns, uint64_t start_ns) {
+  std::vector<Stall> out;
+  for (const auto& j : jobs)
+    for (uint32_t i = 0; i < j->plan.depth; ++i) {
+      uint64_t submit = 0, where = 0;
+      if (!read_slot(j->watch[i], submit, where) || now <= submit || now - submit <= timeout_ns) continue;
+      out.push_back({(where & 1) ? Direction::write : Direction::read, where & ~uint64_t{1},
+                     submit > start_ns ? static_cast<double>(submit - start_ns) / 1e9 : 0, static_cast<double>(now - submit) / 1e9, false});
+    }
+  std::ranges::sort(out, {}, &Stall::submit_s);
+  if (out.size() > kMaxRecordedStalls) out.resize(kMaxRecordedStalls);
+  return out;
+}
+
+}  // namespace
+
+Result<Measurement> run_workload(const Workload& asked, const Target& target, RunControl control) {
+  static const std::atomic<bool> never{false};
+  Workload w = asked;
+  // On a single CPU a spinning job would keep the completion path (a kernel worker, an interrupt
+  // thread) off the CPU it needs: there the job sleeps, and the measurement's options say so.
+  if (w.spin_us && (w.cpus.empty() ? CpuSet::allowed_now() : w.cpus).cpus.size() < 2) w.spin_us = 0;
+  const std::atomic<bool>& caller_stop = control.stop ? *control.stop : never;
+  const std::atomic<bool>& interrupt = control.interrupt ? *control.interrupt : never;
+  if (writes(w.rw) && !target.writable() && w.engine != BackendKind::null)
+    return safety_error(target.info().path, "opened read-only, cannot run a write workload");
+  VerifyState* verify = w.verify ? control.verify : nullptr;
+  if (w.verify) {
+    if (!verify) return input_error("verify", "a verifying workload needs the device's verification state", "run it from a suite (diskvet run)");
+    if (w.engine == BackendKind::null) return input_error("engine", "the null engine moves no data and cannot verify", "use io_uring or psync");
+    if (verify->bs_bytes() != w.bs_bytes || w.offset_bytes < verify->base_offset_bytes() ||
+        w.offset_bytes + w.size_bytes > verify->offset_of(verify->blocks()))
+      return input_error("bs", "every verifying workload of a device must use the same block size and region", "give the verifying workloads one bs");
+  }
+
+  // Everything a started job thread touches lives here, shared with the threads: a thread left
+  // behind on a hung device (the watchdog below) finds it intact whenever it wakes.
+  auto run = std::make_shared<EngineRun>(w);
+  std::vector<std::unique_ptr<JobSlot>>& jobs = run->jobs;
+  for (const auto& p : plan_jobs(w)) {
+    jobs.push_back(std::make_unique<JobSlot>());
+    jobs.back()->plan = p;
+    jobs.back()->watch = std::make_unique<SlotWatch[]>(p.depth);
+    jobs.back()->live.watch = jobs.back()->watch.get();
+    if (control.iolog) jobs.back()->iolog = std::make_unique<JobIoLog>();
+  }
+  install_wake_signal();
+  // The jobs stop when the caller says so or when setup fails; one flag they all poll.
+  std::atomic<bool>& stop = run->stop;
+  Timeline& tl = run->tl;
+  std::atomic<uint64_t>& go = run->go;
+  run->ready.emplace(static_cast<std::ptrdiff_t>(jobs.size()));
+  std::vector<std::thread> threads;
+  threads.reserve(jobs.size());
+  for (auto& j : jobs)
+    threads.emplace_back([run, slot = j.get(), &target, verify] { job_thread(*slot, run->w, target, run->tl, *run->ready, run->go, run->stop, verify); });
+  run->ready->wait();
+
+  std::optional<Error> setup_error;
+  for (auto& j : jobs)
+    if (j->setup_error && !setup_error) setup_error = j->setup_error;
+  tl.start_ns = now_ns() + 1'000'000;  // 1 ms for every job to reach the start line
+  tl.ramp_end_ns = tl.start_ns + static_cast<uint64_t>(w.ramp_s * 1e9);
+  tl.end_ns = tl.ramp_end_ns + static_cast<uint64_t>(w.runtime_s * 1e9);
+  if (setup_error) stop.store(true);
+  go.store(1, std::memory_order_release);
+
+  // Sampler and watchdog: one interval sample per interval_s of the measured window.
+  Measurement m;
+  m.workload = w;
+  SystemClock clock;
+  const uint64_t interval_ns = static_cast<uint64_t>(w.interval_s * 1e9);
+  IntervalSample prev{};
+  uint64_t prev_t = tl.ramp_end_ns;
+  uint64_t next_t = tl.ramp_end_ns + interval_ns;
+  bool interrupted = false;
+  auto progress = [&](uint64_t t, const IntervalSample& totals) {
+    if (w.io_limit_bytes) return std::min(1.0, static_cast<double>(totals.bytes[0] + totals.bytes[1]) / static_cast<double>(w.io_limit_bytes));
+    return std::min(1.0, static_cast<double>(t - tl.start_ns) / static_cast<double>(tl.end_ns - tl.start_ns));
+  };
+  const uint64_t timeout_ns = static_cast<uint64_t>(w.io_timeout_s * 1e9);
+  const uint64_t deadline_ns = timeout_ns + static_cast<uint64_t>(w.io_grace_s * 1e9);
+  uint64_t abandoned_at = 0;
+  while (!all_done(jobs)) {
+    // Wake at the next interval boundary, but look at the stop flags and the in-flight I/Os every
+    // kEnginePollNs; once stopping, far more often, so the run ends as soon as the jobs have left.
+    uint64_t soon = now_ns() + (stop.load(std::memory_order_relaxed) ? kEnginePollNs / 10 : kEnginePollNs);
+    uint64_t wake = std::min<uint64_t>({next_t, tl.end_ns > now_ns() ? tl.end_ns : soon, soon});
+    clock.sleep_until_ns(wake);
+    if ((caller_stop.load(std::memory_order_relaxed) || interrupt.load(std::memory_order_relaxed)) && !stop.load()) {
+      stop.store(true);
+      interrupted = true;
+    }
+    uint64_t t = now_ns();
+    const OutNow out = out_now(jobs, t);
+    if (abandoned_at == 0 && out.oldest_ns > deadline_ns) {
+      // The watchdog's hard deadline: the I/Os past io_timeout are recorded as they stand, and every
+      // job is told to leave, woken from its wait (io_uring_enter returns EINTR on the signal).
+      abandoned_at = t;
+      m.stalls = overdue(jobs, t, timeout_ns, tl.start_ns);
+      m.stall_count = m.stalls.size();
+      m.abandoned = true;
+      stop.store(true);
+      for (auto& j : jobs) j->live.abandon.store(true, std::memory_order_relaxed);
+    }
+    if (abandoned_at) {
+      // Signal until every job has left; one in an uninterruptible wait (psync's pread on a hung
+      // device) is left behind after a second: it holds the shared run state, and exits when the
+      // kernel finally answers.
+      for (size_t i = 0; i < jobs.size(); ++i)
+        if (!jobs[i]->live.done.load(std::memory_order_acquire)) pthread_kill(threads[i].native_handle(), SIGURG);
+      if (t - abandoned_at > 1'000'000'000) break;
+      continue;
+    }
+    if (t > tl.ramp_end_ns && t <= tl.end_ns) {
+      // Little's law from what the device holds, not from IOPS x latency alone.
+      m.inflight_sum += static_cast<double>(out.count);
+      ++m.inflight_samples;
+    }
+    if (t >= next_t && t <= tl.end_ns + interval_ns / 2 && t > tl.ramp_end_ns) {
+      IntervalSample totals = snapshot(jobs);
+      IntervalSample s = difference(totals, prev, static_cast<double>(prev_t - tl.ramp_end_ns) / 1e9, static_cast<double>(t - prev_t) / 1e9);
+      interval_latency(jobs).fill(s);
+      m.intervals.push(s);
+      if (control.observer) control.observer->on_interval(s, progress(t, totals));
+      prev = totals;
+      prev_t = t;
+      next_t += interval_ns;
+      while (next_t <= t) next_t += interval_ns;
+    }
+  }
+  // Jobs that left are joined; only an abandoned run can have one still out, and it is detached.
+  std::vector<bool> joined(jobs.size(), false);
+  for (size_t i = 0; i < jobs.size(); ++i) {
+    if (jobs[i]->live.done.load(std::memory_order_acquire)) {
+      threads[i].join();
+      joined[i] = true;
+    } else {
+      threads[i].detach();
+    }
+  }
+  if (setup_error) return *setup_error;
+  if (control.iolog) {
+    control.iolog->start_ns = tl.start_ns;
+    control.iolog->bs_bytes = w.bs_bytes;
+    control.iolog->jobs.clear();
+    for (size_t i = 0; i < jobs.size(); ++i)
+      if (joined[i]) control.iolog->jobs.push_back(std::move(*jobs[i]->iolog));  // one left behind may still write its own
+  }
+
+  // The final, usually partial, interval up to the end of the window.
+  uint64_t last_finish = tl.ramp_end_ns;
+  bool limited = true;
+  for (size_t i = 0; i < jobs.size(); ++i) {
+    if (!joined[i]) continue;
+    const auto& j = jobs[i];
+    last_finish = std::max(last_finish, j->result.finish_ns);
+    limited = limited && j->result.io_limit_reached;
+  }
+  uint64_t window_end = std::min(tl.end_ns, last_finish);
+  IntervalSample totals = snapshot(jobs);
+  IntervalLatencyTotals last_lat = abandoned_at ? IntervalLatencyTotals{} : interval_latency(jobs);
+  if ((window_end > prev_t && (totals.ios[0] + totals.ios[1]) > (prev.ios[0] + prev.ios[1])) || last_lat.count()) {
+    IntervalSample s = difference(totals, prev, static_cast<double>(prev_t - tl.ramp_end_ns) / 1e9,
+                                  window_end > prev_t ? static_cast<double>(window_end - prev_t) / 1e9 : 0);
+    last_lat.fill(s);
+    m.intervals.push(s);
+    if (control.observer) control.observer->on_interval(s, 1.0);
+  }
+
+  if (abandoned_at) window_end = std::min(window_end, abandoned_at);
+  for (size_t i = 0; i < jobs.size(); ++i) {
+    if (!joined[i]) continue;  // still out on the device: its counts stay with it
+    const JobResult& r = jobs[i]->result;
+    if (!m.abandoned) {
+      // Stalls the jobs saw complete (an abandoned run keeps the watchdog's list of those still out).
+      m.stall_count += r.stall_count;
+      for (const auto& st : r.stalls)
+        if (m.stalls.size() < kMaxRecordedStalls) m.stalls.push_back(st);
+    }
+    for (size_t d = 0; d < kDirections; ++d) m.dir[d].merge(r.dir[d]);
+    m.usr_cpu_s += r.usr_cpu_s;
+    m.sys_cpu_s += r.sys_cpu_s;
+    m.syscalls += r.syscalls;
+    m.ios_issued += r.issued;
+    m.io_errors += r.errors;
+    for (const auto& e : r.first_errors)
+      if (m.first_errors.size() < 8) m.first_errors.push_back(e);
+    m.uring_setup_flags = jobs[i]->uring_flags;
+    m.job_cpus.push_back(r.cpu);
+    m.verify.merge(r.verify);
+  }
+  m.elapsed_s = window_end > tl.ramp_end_ns ? static_cast<double>(window_end - tl.ramp_end_ns) / 1e9 : 0;
+  m.interrupted = interrupted;
+  m.io_limit_reached = w.io_limit_bytes && limited;
+  return m;
+}
+
+}  // namespace diskvet::runner

@@ -1,0 +1,60 @@
+// The engine: runs one Workload on one Target with numjobs threads and returns a Measurement.
+// It knows nothing of suites, devices or front ends; observers see interval samples as they come.
+#pragma once
+
+#include <atomic>
+#include <vector>
+
+#include "common/error.hpp"
+#include "runner/io/iolog.hpp"
+#include "runner/io/job_loop.hpp"
+#include "runner/io/measurement.hpp"
+#include "runner/io/target.hpp"
+#include "runner/io/workload.hpp"
+
+namespace diskvet::runner {
+
+// Sees the run as it happens; called on the engine's sampler thread, never on a job thread, so a
+// slow observer delays only the next sample, never an I/O.
+class EngineObserver {
+ public:
+  virtual ~EngineObserver() = default;
+  // `progress` is 0..1 of the planned run (time, or bytes for io-limited runs).
+  virtual void on_interval(const IntervalSample& sample, double progress) = 0;
+};
+
+struct RunControl {
+  const std::atomic<bool>* stop = nullptr;  // set to end the run early (signals, aborts)
+  EngineObserver* observer = nullptr;
+  // Required for a verifying workload: the device's block generations, kept across workloads.
+  VerifyState* verify = nullptr;
+  // When set, every I/O each job issues is recorded and handed back here after the run
+  // (`diskvet io --write_iolog`; runner/io/iolog.hpp).
+  IoLog* iolog = nullptr;
+  // The process's interrupt flag (SIGINT/SIGTERM), when the caller's `stop` is its own early-stop
+  // rule: looked at as often as `stop`, and a run it ends is marked interrupted.
+  const std::atomic<bool>* interrupt = nullptr;
+};
+
+// How often the engine's sampler looks at the stop flags and the I/Os in flight: a signal ends a
+// run within this plus the time the I/Os already out take to complete (DESIGN.md: 100 ms).
+inline constexpr uint64_t kEnginePollNs = 20'000'000;
+
+// One job's consecutive share of a region of `blocks` blocks split over `numjobs` jobs: the shares
+// tile the region exactly (the first blocks % numjobs jobs take one block more), so a pass of every
+// share is one pass of every block.
+struct JobShare {
+  uint64_t first_block = 0;
+  uint64_t blocks = 0;
+};
+JobShare job_share(uint64_t blocks, uint32_t numjobs, uint32_t job);
+
+// Splits a validated workload into per-job plans: random jobs share the region, sequential and
+// verifying jobs get consecutive shares of it (job_share); an io limit is dealt out so the jobs'
+// limits add up to it; psync runs at an effective depth of 1.
+std::vector<JobPlan> plan_jobs(const Workload& w);
+
+// Runs the workload. The Workload must have passed validate() against this target.
+Result<Measurement> run_workload(const Workload& w, const Target& target, RunControl control = {});
+
+}  // namespace diskvet::runner

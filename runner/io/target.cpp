@@ -1,0 +1,169 @@
+// Opening and probing targets with O_DIRECT.
+#include "runner/io/target.hpp"
+
+#include <fcntl.h>
+#include <linux/fs.h>
+#include <linux/stat.h>
+#include <sys/ioctl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <fmt/format.h>
+
+#include <cerrno>
+#include <memory>
+#include <vector>
+
+#include "runner/io/rng.hpp"
+
+namespace diskvet::runner {
+
+Result<TargetInfo> probe_fd(int fd, const std::string& path) {
+  struct stat st{};
+  if (fstat(fd, &st) != 0) return system_error(path, "cannot stat", errno);
+  TargetInfo info;
+  info.path = path;
+  if (S_ISBLK(st.st_mode)) {
+    info.block_device = true;
+    uint64_t size = 0;
+    int lbs = 0;
+    unsigned int pbs = 0;
+    if (ioctl(fd, BLKGETSIZE64, &size) != 0) return system_error(path, "cannot read the device size", errno);
+    if (ioctl(fd, BLKSSZGET, &lbs) != 0) return system_error(path, "cannot read the logical block size", errno);
+    if (ioctl(fd, BLKPBSZGET, &pbs) != 0) pbs = static_cast<unsigned>(lbs);
+    info.size_bytes = size;
+    info.logical_block_size = static_cast<uint32_t>(lbs);
+    info.physical_block_size = pbs;
+  } else if (S_ISREG(st.st_mode)) {
+    info.size_bytes = static_cast<uint64_t>(st.st_size);
+    // statx reports the file system's direct-I/O alignment (Linux 6.1+); 512 is the safe default.
+    struct statx sx{};
+    if (statx(fd, "", AT_EMPTY_PATH, STATX_DIOALIGN, &sx) == 0 && (sx.stx_mask & STATX_DIOALIGN) && sx.stx_dio_offset_align)
+      info.logical_block_size = sx.stx_dio_offset_align;
+    info.physical_block_size = static_cast<uint32_t>(st.st_blksize);
+  } else {
+    return usage_error(path, "is neither a regular file nor a block device", "name a file or a /dev block device");
+  }
+  return info;
+}
+
+namespace {
+
+Status fill_file(int fd, const std::string& path, uint64_t from, uint64_t to) {
+  constexpr size_t kChunk = 1 << 20;
+  void* mem = nullptr;
+  if (posix_memalign(&mem, 4096, kChunk) != 0) return runtime_error(path, "out of memory laying out the file");
+  std::unique_ptr<void, decltype(&free)> buf(mem, &free);
+  Rng rng(from ^ 0x5eed);
+  auto* words = static_cast<uint64_t*>(mem);
+  for (size_t i = 0; i < kChunk / 8; ++i) words[i] = rng.next();
+  for (uint64_t off = from; off < to;) {
+    size_t n = static_cast<size_t>(std::min<uint64_t>(kChunk, to - off));
+    ssize_t w = pwrite(fd, mem, n, static_cast<off_t>(off));
+    if (w < 0) return system_error(path, fmt::format("cannot lay out the file at offset {}", off), errno, "check free space");
+    off += static_cast<uint64_t>(w);
+  }
+  if (fsync(fd) != 0) return system_error(path, "cannot fsync the laid-out file", errno);
+  return ok_status();
+}
+
+}  // namespace
+
+Result<Target> Target::adopt(UniqueFd fd, std::string path, bool writable) {
+  int flags = fcntl(fd.get(), F_GETFL);
+  if (flags < 0) return system_error(path, "bad descriptor", errno);
+  if (!(flags & O_DIRECT) && fcntl(fd.get(), F_SETFL, flags | O_DIRECT) != 0)
+    return system_error(path, "refuses O_DIRECT", errno, "use a file system or device that supports direct I/O (tmpfs does not)");
+  auto info = probe_fd(fd.get(), path);
+  if (!info) return info.error();
+  Target t;
+  t.info_ = std::move(*info);
+  t.fd_ = std::move(fd);
+  t.writable_ = writable;
+  return t;
+}
+
+Result<Target> Target::lay_out(UniqueFd created, std::string path, uint64_t size_bytes, bool writable) {
+  // On failure remove what this process created, and only that: the name must still be its inode.
+  struct stat mine{};
+  const bool known = ::fstat(created.get(), &mine) == 0;
+  auto remove_created = [&] {
+    struct stat there{};
+    if (known && ::lstat(path.c_str(), &there) == 0 && mine.st_dev == there.st_dev && mine.st_ino == there.st_ino) ::unlink(path.c_str());
+  };
+  auto filled = fill_file(created.get(), path, 0, size_bytes);
+  if (!filled) {
+    remove_created();
+    return filled.error();
+  }
+  auto t = adopt(std::move(created), path, writable);
+  if (!t) remove_created();  // e.g. a file system without O_DIRECT
+  return t;
+}
+
+Result<Target> Target::open(const std::string& path, bool writable, uint64_t min_size) {
+  if (min_size > 0) {
+    // Lay out a new scratch file with buffered writes first; O_DIRECT is added when it is adopted.
+    UniqueFd lay(::open(path.c_str(), O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_NOCTTY | O_CLOEXEC, 0644));
+    if (lay.valid()) return lay_out(std::move(lay), path, min_size, writable);
+    if (errno != EEXIST) {
+      if (errno == ENOENT) return usage_error(path, "does not exist", "check that its directory exists");
+      return system_error(path, "cannot create the scratch file", errno);
+    }
+  }
+  // Reads may follow a link (a by-id name of a disk). Writes never do: the path is looked at through
+  // O_PATH (nothing opened for I/O), judged on fstat, and reopened through that descriptor.
+  std::string open_path = path;
+  UniqueFd anchor;
+  if (writable) {
+    anchor.reset(::open(path.c_str(), O_PATH | O_NOFOLLOW | O_CLOEXEC));
+    struct stat st{};
+    if (anchor.valid() && ::fstat(anchor.get(), &st) == 0) {
+      if (S_ISLNK(st.st_mode)) return safety_error(path, "is a symbolic link; diskvet never writes through one", "name the file itself");
+      if (S_ISBLK(st.st_mode)) return safety_error(path, "block devices are opened for writing only through the protection gate");
+      if (!S_ISREG(st.st_mode)) return usage_error(path, "is not a regular file", "name a file or a /dev block device");
+      open_path = fmt::format("/proc/self/fd/{}", anchor.get());
+    }
+  }
+  int flags = (writable ? O_RDWR | O_NOCTTY : O_RDONLY) | O_DIRECT | O_CLOEXEC;
+  UniqueFd fd(::open(open_path.c_str(), flags));
+  if (!fd.valid() && anchor.valid() && errno == ENOENT) fd.reset(::open(path.c_str(), flags | O_NOFOLLOW));  // no /proc
+  if (!fd.valid()) {
+    int e = errno;
+    if (e == EINVAL) return usage_error(path, "refuses O_DIRECT", "use a file system or device that supports direct I/O (tmpfs does not)");
+    if (e == EACCES || e == EPERM) return system_error(path, "permission denied", e, "run as root or fix the permissions");
+    if (e == EROFS) return system_error(path, "is on a read-only file system", e);
+    if (e == ENOENT) return usage_error(path, "does not exist", "give --size to create a scratch file of that size");
+    return system_error(path, "cannot open", e);
+  }
+  if (writable) {
+    struct stat st{};
+    if (::fstat(fd.get(), &st) != 0) return system_error(path, "cannot stat", errno);
+    if (!S_ISREG(st.st_mode)) return safety_error(path, "changed while it was being opened; refusing to write", "try again");
+  }
+  return adopt(std::move(fd), path, writable);
+}
+
+Target Target::null(uint64_t size_bytes, uint32_t lbs) {
+  Target t;
+  t.info_.path = "null";
+  t.info_.size_bytes = size_bytes;
+  t.info_.logical_block_size = lbs;
+  t.info_.physical_block_size = lbs;
+  t.writable_ = true;
+  return t;
+}
+
+Result<UniqueFd> Target::reopen() const {
+  std::string self = fmt::format("/proc/self/fd/{}", fd_.get());
+  int flags = (writable_ ? O_RDWR : O_RDONLY) | O_DIRECT | O_CLOEXEC;
+  UniqueFd fd(::open(self.c_str(), flags));
+  if (!fd.valid()) {
+    // /proc may be absent in a minimal environment: share the anchor's open file instead.
+    fd.reset(::fcntl(fd_.get(), F_DUPFD_CLOEXEC, 0));
+    if (!fd.valid()) return system_error(info_.path, "cannot open a job descriptor", errno);
+  }
+  return fd;
+}
+
+}  // namespace diskvet::runner

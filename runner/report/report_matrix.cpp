@@ -1,0 +1,107 @@
+// Matrix tables from a report: lookup by (mix, block size), text and HTML renderings.
+#include "runner/report/report_matrix.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+
+#include "common/units.hpp"
+#include "runner/report/report_json_access.hpp"
+#include "runner/report/svg_plot.hpp"
+
+namespace diskvet::runner {
+
+namespace json = boost::json;
+using namespace rj;
+
+namespace {
+// A report is input: a hand-made one must not make a table of millions of cells.
+constexpr size_t kMaxAxis = 64;
+}  // namespace
+
+std::string mix_label(double read_pct) { return fmt::format("{:.0f}/{:.0f}", read_pct, 100 - read_pct); }
+
+std::string bs_label(uint64_t bs) {
+  if (bs >= (1u << 20) && bs % (1u << 20) == 0) return fmt::format("{} MiB", bs >> 20);
+  if (bs % 1024 == 0) return fmt::format("{} KiB", bs >> 10);
+  return fmt::format("{:g} KiB", static_cast<double>(bs) / 1024);
+}
+
+std::optional<MatrixTable> read_matrix_table(const json::value& test) {
+  const json::value* m = at(test, "matrix");
+  if (!m || !m->is_object()) return std::nullopt;
+  MatrixTable t;
+  for (const auto& x : arr(*m, "rwmixread"))
+    if (x.is_number() && t.mixes.size() < kMaxAxis) t.mixes.push_back(x.to_number<double>());
+  for (const auto& x : arr(*m, "bs")) {
+    const double b = x.is_number() ? x.to_number<double>() : 0;
+    if (b >= 1 && b <= 1e12 && t.bs_bytes.size() < kMaxAxis) t.bs_bytes.push_back(static_cast<uint64_t>(b));
+  }
+  std::sort(t.bs_bytes.begin(), t.bs_bytes.end());
+  t.bs_bytes.erase(std::unique(t.bs_bytes.begin(), t.bs_bytes.end()), t.bs_bytes.end());
+  t.iops.assign(t.bs_bytes.size(), std::vector<std::optional<double>>(t.mixes.size()));
+  t.skipped.assign(t.bs_bytes.size(), std::vector<bool>(t.mixes.size(), false));
+  for (const auto& c : arr(*m, "cells")) {
+    auto row = std::ranges::find(t.bs_bytes, bytes(c, "bs"));
+    auto col = std::ranges::find(t.mixes, num(c, "rwmixread", -1));
+    if (row == t.bs_bytes.end() || col == t.mixes.end()) continue;
+    const size_t r = static_cast<size_t>(row - t.bs_bytes.begin()), k = static_cast<size_t>(col - t.mixes.begin());
+    if (is_num(c, "iops")) t.iops[r][k] = num(c, "iops");
+    if (std::string why = str(c, "skipped"); !why.empty()) {
+      t.skipped[r][k] = true;
+      if (std::ranges::find(t.skip_reasons, why) == t.skip_reasons.end() && t.skip_reasons.size() < 8) t.skip_reasons.push_back(why);
+    }
+  }
+  const json::value& ss = obj(*m, "steady_state");
+  const json::value& w = obj(ss, "measurement_window");
+  if (is_num(w, "first_round"))
+    t.window = fmt::format("averaged over rounds {:.0f}-{:.0f} of {:.0f} ({}: range {:.1f}%, slope {:.1f}% of the average {})",
+                           num(w, "first_round"), num(w, "last_round"), num(*m, "rounds_run"), flag(ss, "attained") ? "steady" : "NOT steady",
+                           num(w, "range_pct"), num(w, "slope_pct"), format_count(num(w, "average")));
+  else
+    t.window = fmt::format("{:.0f} round(s) run, fewer than a measurement window: NOT steady", num(*m, "rounds_run"));
+  return t;
+}
+
+std::string matrix_text(const std::string& id, const MatrixTable& t) {
+  std::string out = fmt::format("\n  {}: IOPS by block size and read/write mix, {}\n", id, t.window);
+  out += fmt::format("  {:>9}", "bs");
+  for (double m : t.mixes) out += fmt::format(" {:>9}", mix_label(m));
+  out += "\n";
+  for (size_t r = 0; r < t.bs_bytes.size(); ++r) {
+    out += fmt::format("  {:>9}", bs_label(t.bs_bytes[r]));
+    for (size_t k = 0; k < t.mixes.size(); ++k)
+      out += fmt::format(" {:>9}", t.iops[r][k] ? format_count(*t.iops[r][k]) : t.skipped[r][k] ? "skipped" : "-");
+    out += "\n";
+  }
+  for (const auto& why : t.skip_reasons) out += "  skipped: " + why + "\n";
+  return out;
+}
+
+std::string matrix_html(const std::string& id, const MatrixTable& t) {
+  std::string h = fmt::format("<p>IOPS by block size and read/write mix, {}</p><table><tr><th>bs</th>", html_escape(t.window));
+  for (double m : t.mixes) h += "<th>" + mix_label(m) + "</th>";
+  h += "</tr>";
+  for (size_t r = 0; r < t.bs_bytes.size(); ++r) {
+    h += "<tr><th>" + bs_label(t.bs_bytes[r]) + "</th>";
+    for (size_t k = 0; k < t.mixes.size(); ++k)
+      h += "<td>" + (t.iops[r][k] ? format_count(*t.iops[r][k]) : t.skipped[r][k] ? std::string("skipped") : std::string("-")) + "</td>";
+    h += "</tr>";
+  }
+  h += "</table>";
+  for (const auto& why : t.skip_reasons) h += "<p>skipped: " + html_escape(why) + "</p>";
+  // IOPS against block size (evenly spaced, labelled), one line per mix: PTS's IOPS plot.
+  static const char* colors[] = {"#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e377c2", "#7f7f7f", "#bcbd22", "#17becf"};
+  Plot p{id + ": IOPS by block size, one line per read/write mix", "block size", "IOPS", {}, {}, {}};
+  for (size_t k = 0; k < t.mixes.size(); ++k) {
+    PlotSeries s{mix_label(t.mixes[k]), colors[k % std::size(colors)], {}};
+    for (size_t r = 0; r < t.bs_bytes.size(); ++r)
+      if (t.iops[r][k]) s.points.push_back({static_cast<double>(r), *t.iops[r][k]});
+    if (!s.points.empty()) p.series.push_back(std::move(s));
+  }
+  for (uint64_t b : t.bs_bytes) p.x_tick_labels.push_back(bs_label(b));
+  return h + "<div>" + render_svg(p) + "</div>";
+}
+
+}  // namespace diskvet::runner

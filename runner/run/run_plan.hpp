@@ -1,0 +1,68 @@
+// RunPlan: the suite, and per device its opened target, its profile and lab options — everything a
+// run needs, decided before the first I/O. Effects the runner cannot do itself come through hooks.
+#pragma once
+
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "devices/device.hpp"
+#include "runner/io/target.hpp"
+#include "runner/run/run_result.hpp"
+#include "runner/verify/verify_state.hpp"
+#include "suites/profile.hpp"
+#include "suites/suite.hpp"
+
+namespace diskvet::runner {
+
+struct DevicePlan {
+  devices::Device device;
+  Target target;   // opened through the protection gate when writable (held O_EXCL for the run)
+  std::optional<suites::Profile> profile;
+  std::string profile_reason;
+  uint64_t rate_cap_iops = 0;  // total IOPS cap for every workload on this device (0: none)
+  // How the device's verification state is kept, sized by plan_verify_memory before anything is
+  // written (unset: run_device sizes it from RunOptions::verify_memory_bytes).
+  std::optional<VerifyLayout> verify_layout = std::nullopt;
+};
+
+// How far a long purge (a sanitize) is: fraction 0..1, the remaining time when known, a line of detail.
+using PurgeProgress = std::function<void(double fraction, std::optional<double> eta_s, const std::string& detail)>;
+
+// What an NVMe purge hook did: the record when the controller accepted a purge command (done or
+// failed), else why none was issued (the runner then tries discard and says so).
+struct NvmePurgeAnswer {
+  std::optional<PurgeRecord> record;
+  std::string why_not;
+};
+
+// Effects at the edges, supplied by the front end (the devices library implements them).
+struct RunHooks {
+  // Health now; nullopt when no source is known. Called before and after the tests.
+  std::function<std::optional<devices::Health>(const devices::Device&)> read_health;
+  // NVMe sanitize or format with user-data erase, through the target the gate opened for writing
+  // (never called otherwise). See NvmePurgeAnswer; runner::purge_nvme is the devices library's.
+  std::function<NvmePurgeAnswer(const devices::Device&, const Target&, const PurgeProgress&)> nvme_purge;
+};
+
+struct RunOptions {
+  bool parallel = false;
+  std::optional<double> precondition_limit_s;  // overrides the suite's cap
+  std::optional<double> duration_s;            // overrides every measurement window's runtime
+  const std::atomic<bool>* stop = nullptr;     // SIGINT/SIGTERM: stop cleanly, partial report
+  // --profile none: the user asked for numbers, not verdicts on limits. Unjudged tests then end the
+  // run with 0 when everything ran; the report says so. Health, errors and verification still judge.
+  bool measurement_only = false;
+  // Verification state of the whole run (every device, every job): split over the devices when they
+  // run in parallel (--verify-memory).
+  uint64_t verify_memory_bytes = kDefaultVerifyMemoryBytes;
+};
+
+struct RunPlan {
+  suites::Suite suite;
+  std::vector<DevicePlan> devices;
+  RunOptions options;
+};
+
+}  // namespace diskvet::runner

@@ -1,0 +1,176 @@
+// What a suite run found: per device the phases (purge, preconditioning, probe), per test the
+// workloads with their measurements, rounds and sweep curve, and the verdicts. Plain values; the
+// report writer turns them into JSON and never runs anything.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "devices/device.hpp"
+#include "runner/analysis/host_cpu.hpp"
+#include "runner/analysis/knee.hpp"
+#include "runner/analysis/steady_state.hpp"
+#include "runner/analysis/throttle.hpp"
+#include "runner/analysis/verdict.hpp"
+#include "runner/io/measurement.hpp"
+#include "runner/run/health_poller.hpp"
+#include "runner/run/watchdog_findings.hpp"
+
+namespace diskvet::runner {
+
+struct PurgeRecord {
+  bool requested = false;
+  // "nvme-sanitize-crypto-erase", "nvme-sanitize-block-erase", "nvme-format-crypto-erase",
+  // "nvme-format-user-data-erase" (devices/nvme_purge_plan.hpp), "discard", "none"
+  std::string method = "none";
+  std::string detail;      // why this method, or what failed
+  double duration_s = 0;   // the purge command(s), until done
+  bool failed = false;     // the method was issued but did not complete: the device's run stops there
+};
+
+struct PreconditionRecord {
+  bool performed = false;
+  std::string reason;             // why it ran (suite, unwritten region) or why not
+  uint64_t bytes_written = 0;
+  double capacities_target = 0;
+  double capacities_written = 0;  // bytes_written / tested capacity
+  double elapsed_s = 0;
+  bool capped = false;            // stopped by the time cap before the target
+  bool completed = false;
+  std::string fio;                // the equivalent fio command line
+};
+
+struct ProbeRecord {
+  bool performed = false;
+  uint32_t samples = 0;
+  uint32_t zero_samples = 0;
+  bool unwritten = false;      // more zero samples than the suite allows
+  bool filled_after = false;   // preconditioned because of it
+  std::string detail;
+};
+
+struct WarmupRecord {
+  bool performed = false;
+  double elapsed_s = 0;
+  bool settled = false;  // IOPS steady by the slope criterion before the cap
+  std::vector<double> iops;  // per interval
+};
+
+// One round of workload-dependent preconditioning (SNIA PTS 3.3).
+struct RoundRecord {
+  double iops = 0;
+  double lat_mean_us = 0;
+  double tracked = 0;  // the value the detector saw
+};
+
+struct WorkloadRecord {
+  Workload workload;        // as run (after the sweep: the knee's depth and jobs)
+  std::string target_path;
+  Measurement result;       // the measurement the verdicts read (the knee, for a sweep)
+  bool ran = false;
+  std::string error;        // a runtime error that stopped it
+  std::string skipped;      // why this device cannot run it (a matrix cell's block size below its logical block); not an error
+  std::optional<WarmupRecord> warmup;
+  std::vector<RoundRecord> rounds;
+  std::optional<SteadyStateResult> steady_state;
+  // The result is the steady-state measurement window: its rounds joined (SNIA PTS), not a new window.
+  bool result_is_window = false;
+  // What the rounds ran, when not the workload itself (a sweep's rounds run its heaviest point).
+  std::string rounds_workload;
+  bool steady_required = false;
+  SteadyCriteria steady_criteria;  // what the suite asked for
+  std::vector<SweepPoint> sweep;
+  std::optional<size_t> knee;  // index into sweep
+  LittleCheck little;
+};
+
+// A mix x block size matrix (SNIA PTS-E IOPS test): the cells are the test's workloads, mix-major;
+// every round ran each cell once; steady state is decided on the tracked cell's IOPS per round.
+struct MatrixRecord {
+  std::vector<uint32_t> rwmixread_pcts;
+  std::vector<uint32_t> bs_bytes;
+  size_t tracked = 0;               // index of the tracked cell
+  double round_s = 0;               // each cell's length in a round
+  size_t rounds_run = 0;            // rounds in which every runnable cell ran
+  bool steady_required = false;
+  SteadyCriteria criteria;
+  std::vector<double> tracked_iops; // per round
+  std::optional<SteadyStateResult> steady_state;
+};
+
+struct TestRecord {
+  std::string id;
+  std::string description;
+  std::optional<MatrixRecord> matrix;
+  std::vector<WorkloadRecord> workloads;
+  std::vector<MetricVerdict> verdicts;
+  Rollup verdict;
+};
+
+struct Outlier {
+  std::string test_id;
+  std::string metric;
+  double value = 0;
+  double median = 0;
+  double worse_pct = 0;
+  size_t group_size = 0;
+};
+
+// An I/O error the device returned, with the test it hit and its LBA (offset / logical block size).
+struct DeviceIoError {
+  std::string test_id;
+  IoError error;
+  uint64_t lba = 0;
+};
+
+struct SlowdownRecord {
+  std::string test_id;
+  SlowdownEvent event;
+};
+
+struct DeviceResult {
+  devices::Device device;
+  uint64_t tested_bytes = 0;
+  uint64_t rate_cap_iops = 0;  // lab option: emulate a slower device
+  std::string profile_name;    // empty: none
+  std::string profile_file;
+  std::string profile_reason;  // "named on the command line", "matched model ... and size", "no profile matched"
+  std::optional<devices::Health> health_before, health_after;
+  PurgeRecord purge;
+  PreconditionRecord precondition;
+  ProbeRecord probe;
+  std::vector<TestRecord> tests;
+  DeviceFacts facts;
+  Rollup verdict;
+  std::vector<Outlier> outliers;
+  std::string started, finished;  // ISO 8601 UTC
+  bool completed = false;
+  VerifySummary verify;           // every verifying workload of the device, summed
+  std::vector<DeviceIoError> first_io_errors;  // the first few of the whole device run, in order (facts.io_errors counts all)
+  std::vector<std::string> progress;  // per test how far it got: an interrupted run says where it stopped
+  std::vector<HealthSample> health_series;  // polled during the run (suites with monitor.health_poll)
+  std::vector<SlowdownRecord> slowdowns;
+  WatchdogRecord watchdog;                   // I/Os past io_timeout, and whether the run gave up on one
+  KernelLog kernel_log;                      // the kernel's lines about this device during its run
+  double job_cpu_s = 0;                      // the device's job threads, every workload summed
+  // All CPUs of the host from the first test's start to the last one's end (host_cpu_window_s):
+  // the kernel's system and interrupt time the job threads' CPU does not count.
+  std::optional<HostCpuShare> host_cpu;
+  double host_cpu_window_s = 0;
+};
+
+struct RunResult {
+  std::string suite_name, suite_file, suite_description;
+  std::string started, finished;
+  std::vector<DeviceResult> devices;
+  VerdictStatus verdict = VerdictStatus::not_evaluated;
+  bool aborted = false;   // interrupted or a runtime error: the report is partial and says so
+  std::string abort_reason;
+  bool measurement_only = false;  // --profile none (RunOptions)
+  std::vector<std::string> notes;
+  int exit_code() const { return runner::exit_code(verdict, aborted, measurement_only); }
+};
+
+}  // namespace diskvet::runner

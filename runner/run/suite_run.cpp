@@ -1,0 +1,85 @@
+// The run across devices: in turn or in parallel, then outliers and the overall verdict.
+#include "runner/run/suite_run.hpp"
+
+#include <fmt/format.h>
+
+#include <ctime>
+#include <thread>
+#include <utility>
+
+#include "runner/run/outliers.hpp"
+
+namespace diskvet::runner {
+
+std::string_view to_string(Phase p) {
+  switch (p) {
+    case Phase::gate: return "gate";
+    case Phase::health_before: return "health-before";
+    case Phase::purge: return "purge";
+    case Phase::precondition: return "precondition";
+    case Phase::probe: return "probe";
+    case Phase::warmup: return "warmup";
+    case Phase::steady_state: return "steady-state";
+    case Phase::measure: return "measure";
+    case Phase::health_after: return "health-after";
+    case Phase::verdict: return "verdict";
+    case Phase::done: return "done";
+  }
+  return "?";
+}
+
+std::string utc_now_iso8601() {
+  std::time_t t = std::time(nullptr);
+  std::tm tm{};
+  gmtime_r(&t, &tm);
+  char buf[32];
+  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
+  return buf;
+}
+
+RunResult run_suite(RunPlan& plan, const RunHooks& hooks, RunEvents& sink) {
+  SerializedEvents events(sink);
+  RunResult r;
+  r.suite_name = plan.suite.name;
+  r.suite_file = plan.suite.file;
+  r.suite_description = plan.suite.description;
+  r.started = utc_now_iso8601();
+  r.measurement_only = plan.options.measurement_only;
+  if (r.measurement_only) r.notes.push_back("measurement only (--profile none): no limits were judged; health, I/O errors and data verification still were");
+  r.devices.resize(plan.devices.size());
+  if (plan.options.parallel && plan.devices.size() > 1) {
+    // Jobs that poll their completions would spin against each other for the host's cores: in a
+    // shelf run every job sleeps while it waits, and the report says so.
+    suites::Suite suite = plan.suite;
+    bool spun = false;
+    for (auto& t : suite.tests)
+      for (auto& w : t.workloads) spun = std::exchange(w.spin_us, 0u) != 0 || spun;
+    if (spun) r.notes.push_back("completion polling (spin) was off: devices in parallel would spin against each other for the CPUs");
+    std::vector<std::thread> threads;
+    for (size_t i = 0; i < plan.devices.size(); ++i)
+      threads.emplace_back([&, i] { r.devices[i] = run_device(plan.devices[i], suite, plan.options, hooks, events); });
+    for (auto& t : threads) t.join();
+    r.notes.push_back("devices ran in parallel (--parallel): they shared the host's CPU and buses");
+  } else {
+    for (size_t i = 0; i < plan.devices.size(); ++i) r.devices[i] = run_device(plan.devices[i], plan.suite, plan.options, hooks, events);
+  }
+  flag_outliers(r.devices);
+  std::vector<VerdictStatus> statuses;
+  for (const auto& d : r.devices) {
+    statuses.push_back(d.verdict.status);
+    if (!d.completed) {
+      r.aborted = true;
+      r.abort_reason = d.facts.error.empty() ? "a device did not complete" : d.device.path + ": " + d.facts.error;
+    }
+  }
+  if (plan.options.stop && plan.options.stop->load()) {
+    r.aborted = true;
+    r.abort_reason = "interrupted by a signal: the report is partial";
+  }
+  r.verdict = rollup_overall(statuses);
+  r.finished = utc_now_iso8601();
+  events.on_phase(PhaseEvent{"", Phase::done, "", -1, std::string(to_string(r.verdict))});
+  return r;
+}
+
+}  // namespace diskvet::runner

@@ -1,0 +1,100 @@
+// Metric -> workload -> measured value -> verdict.
+#include "runner/run/test_verdicts.hpp"
+
+#include <fmt/format.h>
+
+namespace diskvet::runner {
+
+namespace {
+
+bool covers(const Workload& w, MetricScope s) {
+  if (s == MetricScope::read) return reads(w.rw);
+  if (s == MetricScope::write) return writes(w.rw);
+  return true;
+}
+
+Validity validity_of(const WorkloadRecord& r, MetricScope scope, const TrustFacts& t) {
+  std::vector<std::string> why;
+  if (r.steady_required && !(r.steady_state && r.steady_state->attained))
+    why.push_back(r.steady_state && r.steady_state->window
+                      ? fmt::format("steady state not attained in {} rounds (last window: excursion {:.1f}%, slope change {:.1f}% of the mean; "
+                                    "the suite allows {:.0f}% and {:.0f}%)",
+                                    r.steady_state->rounds_used, r.steady_state->window->excursion_pct, r.steady_state->window->slope_change_pct,
+                                    r.steady_criteria.max_excursion_pct, r.steady_criteria.max_slope_pct)
+                      : fmt::format("steady state not attained ({} rounds, fewer than a window)", r.rounds.size()));
+  if (t.precondition_missing) why.push_back(t.precondition_detail);
+  if (t.region_unwritten && scope != MetricScope::write && reads(r.workload.rw)) why.push_back(t.unwritten_detail);
+  if (r.result.interrupted) why.push_back("the measurement was interrupted");
+  if (why.empty()) return {};
+  std::string s;
+  for (const auto& w : why) s += (s.empty() ? "" : "; ") + w;
+  return Validity{false, s};
+}
+
+}  // namespace
+
+std::vector<MetricVerdict> judge_test(const TestRecord& test, const suites::TestLimits* limits, const TrustFacts& trust) {
+  std::vector<MetricVerdict> out;
+  if (!limits) return out;
+  for (const auto& ml : limits->limits) {
+    std::vector<MetricScope> scopes;
+    if (ml.metric.scope == MetricScope::each) {
+      for (auto s : {MetricScope::read, MetricScope::write})
+        for (const auto& r : test.workloads)
+          if (covers(r.workload, s)) {
+            scopes.push_back(s);
+            break;
+          }
+      if (scopes.empty()) scopes.push_back(MetricScope::total);
+    } else {
+      scopes.push_back(ml.metric.scope);
+    }
+    for (auto scope : scopes) {
+      std::string name = metric_name(scope, ml.metric.kind);
+      const WorkloadRecord* rec = nullptr;
+      for (const auto& r : test.workloads)
+        if (covers(r.workload, scope) && r.skipped.empty()) {
+          rec = &r;
+          break;
+        }
+      if (!rec) {
+        out.push_back(not_evaluated(test.id, name, ml.limit, fmt::format("this test has no {} workload", to_string(scope))));
+        continue;
+      }
+      if (!rec->ran) {
+        out.push_back(not_evaluated(test.id, name, ml.limit, rec->error.empty() ? "the workload did not run" : "the workload did not run: " + rec->error));
+        continue;
+      }
+      out.push_back(judge(test.id, name, ml.limit, measure(rec->result, scope, ml.metric.kind), validity_of(*rec, scope, trust),
+                          fmt::format("the {} workload measured no {} I/O", to_string(rec->workload.rw), to_string(scope))));
+    }
+  }
+  return out;
+}
+
+Rollup rollup_test(const TestRecord& test, const suites::TestLimits* limits, std::string_view no_limits_reason) {
+  Rollup r = rollup_test(test.verdicts);
+  if (!limits) {
+    bool self_judged = !test.workloads.empty();
+    for (const auto& w : test.workloads) self_judged = self_judged && w.workload.verify;
+    if (self_judged) {
+      r.status = VerdictStatus::pass;
+    } else {
+      r.status = std::max(r.status, VerdictStatus::not_judged);
+      r.reasons.push_back(fmt::format("{}: not judged: {}", test.id, no_limits_reason));
+    }
+  }
+  if (test.workloads.empty()) {
+    r.status = VerdictStatus::error;
+    r.reasons.push_back(fmt::format("{}: did not run", test.id));
+  }
+  for (const auto& w : test.workloads) {
+    if (w.ran || !w.skipped.empty()) continue;  // a skipped cell says why in the report; it is no error
+    r.status = VerdictStatus::error;
+    r.reasons.push_back(fmt::format("{}: the {} workload {}", test.id, to_string(w.workload.rw),
+                                    w.error.empty() ? "did not run" : "could not run: " + w.error));
+  }
+  return r;
+}
+
+}  // namespace diskvet::runner

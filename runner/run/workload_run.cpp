@@ -1,0 +1,208 @@
+// Warmup, sweep, steady-state rounds and measurement windows of one workload.
+#include "runner/run/workload_run.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+
+#include "common/units.hpp"
+#include "runner/analysis/knee.hpp"
+#include "runner/analysis/metric.hpp"
+#include "runner/io/engine.hpp"
+#include "runner/io/measurement_window.hpp"
+#include "runner/run/step_observer.hpp"
+
+namespace diskvet::runner {
+
+std::string describe(const Workload& w) {
+  std::string d = fmt::format("{} {} QD{} x{}", to_string(w.rw), format_bytes(w.bs_bytes), w.iodepth, w.numjobs);
+  if (reads(w.rw) && writes(w.rw)) d += fmt::format(" {}% read", w.rwmixread_pct);
+  return d;
+}
+
+Result<Measurement> run_step(const WorkloadContext& c, const Workload& w, Phase phase, std::string detail,
+                             std::function<bool(const IntervalSample&)> until) {
+  auto valid = validate(w, c.target.info().size_bytes, c.target.info().logical_block_size);
+  if (!valid) return valid.error();
+  c.events.on_phase(PhaseEvent{c.device, phase, c.test.id, static_cast<int>(c.index), detail});
+  StepObserver obs(StepContext{&c.events, c.device, phase, c.test.id, static_cast<int>(c.index), detail}, c.stop, std::move(until));
+  RunControl control = obs.control();
+  control.verify = c.verify;
+  auto m = run_workload(*valid, c.target, control);
+  if (m && obs.interrupted()) m->interrupted = true;
+  if (m && c.watchdog) c.watchdog->add(c.test.id, *m, c.target.info().logical_block_size);
+  if (m && m->abandoned) m->interrupted = true;  // nothing more runs on this device
+  return m;
+}
+
+bool stopped(const WorkloadContext& c) { return (c.stop && c.stop->load()) || (c.watchdog && c.watchdog->abandoned); }
+
+void finish(WorkloadRecord& rec, Result<Measurement> m) {
+  if (!m) {
+    rec.error = m.error().message();
+    return;
+  }
+  rec.result = std::move(*m);
+  rec.workload = rec.result.workload;
+  rec.ran = true;
+  rec.little = little_check(rec.result);
+}
+
+namespace {
+
+// Cache warmup: 1 s intervals until the last `window` intervals are steady by the slope criterion.
+WarmupRecord warmup(const WorkloadContext& c, Workload w) {
+  const suites::WarmupSpec& spec = c.suite.warmup;
+  WarmupRecord rec;
+  w.runtime_s = spec.max_s;
+  w.ramp_s = 0;
+  w.interval_s = spec.interval_s;
+  SteadyCriteria crit;
+  crit.window_rounds = spec.window;
+  crit.max_slope_pct = spec.max_slope_pct;
+  crit.check_excursion = false;
+  bool settled = false;
+  std::vector<double> iops;
+  auto until = [&](const IntervalSample& s) {
+    if (s.dur_s < 0.9 * spec.interval_s) return false;
+    iops.push_back(s.total_iops());
+    if (iops.size() < spec.window) return false;
+    settled = assess_window(std::span(iops).last(spec.window), crit).steady;
+    return settled;
+  };
+  auto m = run_step(c, w, Phase::warmup, fmt::format("warming caches: {} until IOPS are steady (at most {})", describe(w), format_duration(spec.max_s)), until);
+  rec.performed = true;
+  rec.settled = settled;
+  rec.iops = iops;
+  if (m) rec.elapsed_s = m->elapsed_s;
+  return rec;
+}
+
+// Workload-dependent preconditioning: rounds of the stimulus until steady state (SNIA PTS 3.3).
+// The last window_rounds rounds are kept: when the rounds end, `window` (if given) gets the
+// measurement window joined, i.e. the rounds that met the criteria, or, when steady state was not
+// attained, the last window examined (PTS: the verdict then says so). False when the workload ends
+// here (stopped, a step failed, or I/O errors, already recorded).
+bool steady_state_rounds(const WorkloadContext& c, const Workload& w, WorkloadRecord& rec, Measurement* window) {
+  const auto& ss = c.suite.steady_state;
+  rec.steady_required = ss.required;
+  rec.steady_criteria = ss.criteria;
+  Workload round = w;
+  round.runtime_s = c.duration_s ? std::min(ss.round_s, *c.duration_s) : ss.round_s;
+  std::vector<double> tracked;
+  RoundWindow kept(ss.criteria.window_rounds);
+  for (size_t r = 0; r < ss.criteria.max_rounds && !stopped(c); ++r) {
+    round.ramp_s = r == 0 ? w.ramp_s : 0;
+    auto m = run_step(c, round, Phase::steady_state, fmt::format("round {} of at most {}: {}", r + 1, ss.criteria.max_rounds, describe(round)));
+    if (!m) {
+      rec.error = m.error().message();
+      return false;
+    }
+    RoundRecord rr;
+    rr.iops = m->total_iops();
+    rr.lat_mean_us = measure(*m, MetricScope::total, MetricKind::lat_mean_us).value_or(0);
+    rr.tracked = c.test.track_latency ? rr.lat_mean_us : rr.iops;
+    rec.rounds.push_back(rr);
+    tracked.push_back(rr.tracked);
+    if (m->io_errors) {
+      finish(rec, std::move(m));
+      return false;
+    }
+    kept.push(std::move(*m));
+    rec.steady_state = detect_steady_state(tracked, ss.criteria);
+    if (rec.steady_state->attained) break;
+  }
+  if (stopped(c)) return false;
+  if (window) {
+    // The window always ends with the last round run: the first steady window ends the rounds, and
+    // without one the detector's last window is the last window_rounds rounds.
+    *window = kept.merged_last(rec.steady_state && rec.steady_state->window ? rec.steady_state->window->rounds : kept.size());
+    rec.result_is_window = true;
+  }
+  return true;
+}
+
+}  // namespace
+
+Workload resolve_workload(const WorkloadContext& c, const Workload& base) {
+  Workload w = base;
+  w.offset_bytes = c.region.offset_bytes;
+  w.size_bytes = c.region.size_bytes;
+  if (c.test.passes > 0) {
+    // A full pass is as long as the region is big: bytes end it, not time (--duration included).
+    w.io_limit_bytes = static_cast<uint64_t>(c.test.passes * static_cast<double>(c.region.size_bytes));
+    w.runtime_s = 30 * 86400.0;
+  } else if (c.duration_s) {
+    w.runtime_s = *c.duration_s;
+  }
+  if (c.rate_cap_iops) cap_total_iops(w, c.rate_cap_iops);
+  return w;
+}
+
+WorkloadRecord run_test_workload(const WorkloadContext& c) {
+  WorkloadRecord rec;
+  Workload w = resolve_workload(c, c.test.workloads.at(c.index));
+  rec.workload = w;
+  rec.target_path = c.target.info().path;
+  const bool read_only = !writes(w.rw);
+
+  if (c.suite.warmup.enabled && read_only && !stopped(c)) rec.warmup = warmup(c, w);
+
+  if (c.test.sweep) {
+    if (c.suite.steady_state.enabled && !stopped(c)) {
+      // SNIA PTS measures a device in steady state: rounds of the sweep's heaviest point (the most
+      // outstanding I/O) until its IOPS settle, then the sweep, the device now in steady state.
+      Workload track = w;
+      track.iodepth = c.test.sweep->steps.back().iodepth;
+      track.numjobs = c.test.sweep->steps.back().numjobs;
+      if (c.rate_cap_iops) cap_total_iops(track, c.rate_cap_iops);
+      rec.rounds_workload = describe(track);
+      if (!steady_state_rounds(c, track, rec, nullptr)) return rec;
+    }
+    // The max-iops sweep: outstanding I/O grows step by step until IOPS stop rising (the knee).
+    std::vector<Measurement> kept;
+    for (const auto& step : c.test.sweep->steps) {
+      if (stopped(c)) break;
+      Workload s = w;
+      s.iodepth = step.iodepth;
+      s.numjobs = step.numjobs;
+      if (c.rate_cap_iops) cap_total_iops(s, c.rate_cap_iops);
+      auto m = run_step(c, s, Phase::measure, fmt::format("sweep step {} of at most {}: {}", rec.sweep.size() + 1, c.test.sweep->steps.size(), describe(s)));
+      if (!m) {
+        rec.error = m.error().message();
+        break;
+      }
+      SweepPoint p;
+      p.iodepth = step.iodepth;
+      p.numjobs = step.numjobs;
+      p.outstanding = step.iodepth * step.numjobs;
+      p.iops = m->total_iops();
+      p.lat_mean_us = measure(*m, MetricScope::total, MetricKind::lat_mean_us).value_or(0);
+      p.lat_p99_us = measure(*m, MetricScope::total, MetricKind::lat_p99_us).value_or(0);
+      rec.sweep.push_back(p);
+      kept.push_back(std::move(*m));
+      if (kept.back().io_errors || kept.back().interrupted) break;
+      if (sweep_should_stop(rec.sweep, c.test.sweep->min_gain_pct)) break;
+    }
+    if (kept.empty()) return rec;
+    rec.knee = knee_index(rec.sweep);
+    const uint64_t sweep_errors = std::ranges::max(kept, {}, &Measurement::io_errors).io_errors;
+    const bool sweep_interrupted = kept.back().interrupted;
+    finish(rec, std::move(kept[*rec.knee]));
+    // Errors anywhere in the sweep count, not only at the knee.
+    rec.result.io_errors = std::max(rec.result.io_errors, sweep_errors);
+    rec.result.interrupted = rec.result.interrupted || sweep_interrupted;
+    return rec;
+  }
+
+  if (c.suite.steady_state.enabled) {
+    // SNIA PTS reports the measurement window itself: the verdicts read its rounds, averaged.
+    Measurement window;
+    if (steady_state_rounds(c, w, rec, &window)) finish(rec, std::move(window));
+    return rec;
+  }
+  finish(rec, run_step(c, w, Phase::measure, fmt::format("measuring {} for {}", describe(w), format_duration(w.runtime_s))));
+  return rec;
+}
+
+}  // namespace diskvet::runner

@@ -1,0 +1,50 @@
+// One workload of one test on one device: cache warmup (read workloads), then a sweep to the knee,
+// steady-state rounds, or a single measurement window, as the suite says.
+#pragma once
+
+#include <atomic>
+#include <functional>
+#include <optional>
+#include <string>
+
+#include "runner/io/target.hpp"
+#include "runner/run/precondition.hpp"
+#include "runner/run/run_events.hpp"
+#include "runner/run/run_result.hpp"
+#include "runner/verify/verify_state.hpp"
+#include "suites/suite.hpp"
+
+namespace diskvet::runner {
+
+struct WorkloadContext {
+  const Target& target;
+  Region region;
+  const suites::Suite& suite;
+  const suites::TestSpec& test;
+  size_t index = 0;                    // into test.workloads
+  uint64_t rate_cap_iops = 0;          // device total; split over the jobs
+  std::optional<double> duration_s;    // --duration: overrides runtimes and caps rounds
+  RunEvents& events;
+  std::string device;
+  const std::atomic<bool>* stop = nullptr;
+  VerifyState* verify = nullptr;       // the device's block generations, for verifying workloads
+  WatchdogRecord* watchdog = nullptr;  // every step's stalls, whatever the step (sweep, rounds, warmup)
+};
+
+// The workload of the test as it will run on this device (region, rate cap, duration override).
+Workload resolve_workload(const WorkloadContext& c, const Workload& base);
+
+WorkloadRecord run_test_workload(const WorkloadContext& c);
+
+// The steps the workload runners share (runner/run/matrix_run.cpp too):
+// one engine run of the test's workload c.index, watched, its stalls recorded;
+Result<Measurement> run_step(const WorkloadContext& c, const Workload& w, Phase phase, std::string detail,
+                             std::function<bool(const IntervalSample&)> until = {});
+// "randrw 4.0 KiB QD32 x4 70% read";
+std::string describe(const Workload& w);
+// stopped by the caller, or the watchdog gave up on an I/O of this device;
+bool stopped(const WorkloadContext& c);
+// the record takes the measurement the verdicts read (or the error that stopped it).
+void finish(WorkloadRecord& rec, Result<Measurement> m);
+
+}  // namespace diskvet::runner
