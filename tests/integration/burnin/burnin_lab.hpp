@@ -3,14 +3,12 @@
 // the backing file to damage blocks behind the runner's back.
 #pragma once
 
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include <gtest/gtest.h>
 
 #include <boost/json.hpp>
 #include <chrono>
-#include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
@@ -21,6 +19,7 @@
 #include <vector>
 
 #include "cli/scratch_target.hpp"
+#include "tests/support/run_command.hpp"
 
 namespace burnin_lab {
 
@@ -63,10 +62,11 @@ class Lab : public ::testing::Test {
   fs::path file(const std::string& name) const { return dir_ / name; }
   void write_file(const std::string& name, const std::string& text) const { std::ofstream(dir_ / name) << text; }
 
+  // Runs diskvet with the arguments (words separated by spaces); returns its exit code, output in the log file.
   int diskvet(const std::string& args) {
-    std::string cmd = std::string(DISKVET_BINARY) + " " + args + " > " + (dir_ / "diskvet.log").string() + " 2>&1";
-    int st = std::system(cmd.c_str());
-    return WIFEXITED(st) ? WEXITSTATUS(st) : 128;
+    return diskvet::testing::run_command(diskvet::testing::words(std::string(DISKVET_BINARY) + " " + args),
+                                         {.output_file = (dir_ / "diskvet.log").string()})
+        .exit_code;
   }
   // Runs diskvet on a thread; wait() returns its exit code.
   void start(const std::string& args) {

@@ -15,6 +15,8 @@
 #include <string>
 #include <thread>
 
+#include "tests/support/run_command.hpp"
+
 namespace burnin_lab {
 
 class StallLoop {
@@ -23,7 +25,7 @@ class StallLoop {
   StallLoop(const std::filesystem::path& dir, uint64_t size_bytes) : dir_(dir) {
     namespace fs = std::filesystem;
     if (!fs::exists("/dev/fuse")) { fail("no /dev/fuse on this machine"); return; }
-    if (std::system("/usr/bin/python3 -c 'import fusepy' 2>/dev/null") != 0) { fail("python3-fusepy is not installed"); return; }
+    if (diskvet::testing::run_command({"/usr/bin/python3", "-c", "import fusepy"}).exit_code != 0) { fail("python3-fusepy is not installed"); return; }
     fs::create_directories(dir_ / "root");
     fs::create_directories(dir_ / "control");
     fs::create_directories(dir_ / "mnt");
@@ -40,19 +42,15 @@ class StallLoop {
     }
     for (int i = 0; i < 500 && !fs::exists(dir_ / "mnt/disk.img"); ++i) std::this_thread::sleep_for(std::chrono::milliseconds(10));
     if (!fs::exists(dir_ / "mnt/disk.img")) { fail("stall_fs.py did not mount (see " + (dir_ / "stall_fs.log").string() + ")"); return; }
-    std::string cmd = "losetup -f --show " + (dir_ / "mnt/disk.img").string();
-    FILE* p = popen(cmd.c_str(), "r");
-    char buf[64] = {};
-    if (p && std::fgets(buf, sizeof buf, p)) dev_ = buf;
-    if (p) pclose(p);
-    while (!dev_.empty() && (dev_.back() == '\n')) dev_.pop_back();
+    auto losetup = diskvet::testing::run_command({"losetup", "-f", "--show", (dir_ / "mnt/disk.img").string()});
+    if (losetup.exit_code == 0) dev_ = losetup.out.substr(0, losetup.out.find('\n'));
     if (dev_.empty()) fail("losetup over the FUSE file failed");
   }
   ~StallLoop() {
     release();
     heal();
     set_delay_ms(0);
-    if (!dev_.empty()) std::system(("losetup -d " + dev_).c_str());
+    if (!dev_.empty()) diskvet::testing::run_command({"losetup", "-d", dev_});
     if (daemon_ > 0) {
       ::umount2((dir_ / "mnt").c_str(), MNT_DETACH);
       kill(daemon_, SIGTERM);

@@ -16,25 +16,15 @@
 #include <string>
 #include <vector>
 
+#include "tests/support/run_command.hpp"
+
 namespace diskvet::test {
 
-struct CommandResult {
-  int exit_code = -1;
-  std::string output;  // stdout and stderr together
-};
+using testing::CommandResult;
+using testing::have_program;
 
-inline CommandResult run_command(const std::string& cmd) {
-  CommandResult r;
-  FILE* p = ::popen((cmd + " 2>&1").c_str(), "r");
-  if (!p) return r;
-  char buf[4096];
-  for (size_t n; (n = std::fread(buf, 1, sizeof buf, p)) > 0;) r.output.append(buf, n);
-  int status = ::pclose(p);
-  r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  return r;
-}
-
-inline bool have_program(const std::string& name) { return run_command("command -v " + name).exit_code == 0; }
+// argv, stdout and stderr together in out (as 2>&1).
+inline CommandResult run_command(const std::vector<std::string>& argv) { return testing::run_command(argv, {.merge_output = true}); }
 
 // Why loop-device tests cannot run here, or empty when they can.
 inline std::string loop_lab_unavailable() {
@@ -52,18 +42,22 @@ class LoopDevice {
   explicit LoopDevice(uint64_t size_bytes, const std::string& prepare = {}, const std::string& losetup_flags = {}) {
     static int serial = 0;
     file_ = "/dev/shm/diskvet-devices-test-" + std::to_string(::getpid()) + "-" + std::to_string(serial++) + ".img";
-    if (run_command("truncate -s " + std::to_string(size_bytes) + " " + file_).exit_code != 0) return;
-    if (!prepare.empty() && run_command(prepare + " " + file_).exit_code != 0) return;
-    auto r = run_command("losetup -f --show --direct-io=on " + losetup_flags + " " + file_);
+    if (run_command({"truncate", "-s", std::to_string(size_bytes), file_}).exit_code != 0) return;
+    // `prepare` is a shell command line (it may pipe printf into sfdisk); the file is its last word.
+    if (!prepare.empty() && run_command({"sh", "-c", prepare + " \"$0\"", file_}).exit_code != 0) return;
+    std::vector<std::string> losetup{"losetup", "-f", "--show", "--direct-io=on"};
+    for (auto& flag : testing::words(losetup_flags)) losetup.push_back(std::move(flag));
+    losetup.push_back(file_);
+    auto r = run_command(losetup);
     if (r.exit_code == 0) {
-      path_ = r.output.substr(0, r.output.find('\n'));
+      path_ = r.out.substr(0, r.out.find('\n'));
       if (!path_.starts_with("/dev/loop")) path_.clear();
     }
   }
   LoopDevice(const LoopDevice&) = delete;
   LoopDevice& operator=(const LoopDevice&) = delete;
   ~LoopDevice() {
-    if (!path_.empty()) run_command("losetup -d " + path_);
+    if (!path_.empty()) run_command({"losetup", "-d", path_});
     std::error_code ec;
     std::filesystem::remove(file_, ec);
   }
@@ -74,7 +68,7 @@ class LoopDevice {
   std::string first_partition() const {
     std::string part = path_ + "p1";
     for (int i = 0; i < 25 && !std::filesystem::exists(part); ++i) ::usleep(20000);
-    if (!std::filesystem::exists(part)) run_command("partx -a " + path_);
+    if (!std::filesystem::exists(part)) run_command({"partx", "-a", path_});
     for (int i = 0; i < 50 && !std::filesystem::exists(part); ++i) ::usleep(20000);
     return std::filesystem::exists(part) ? part : std::string();
   }
@@ -92,12 +86,12 @@ class TempMount {
     std::string tmpl = "/tmp/diskvet-devices-mnt-XXXXXX";
     if (!::mkdtemp(tmpl.data())) return;
     dir_ = tmpl;
-    mounted_ = run_command("mount -o ro " + device + " " + dir_).exit_code == 0;
+    mounted_ = run_command({"mount", "-o", "ro", device, dir_}).exit_code == 0;
   }
   TempMount(const TempMount&) = delete;
   TempMount& operator=(const TempMount&) = delete;
   ~TempMount() {
-    if (mounted_) run_command("umount " + dir_);
+    if (mounted_) run_command({"umount", dir_});
     if (!dir_.empty()) ::rmdir(dir_.c_str());
   }
   bool ok() const { return mounted_; }

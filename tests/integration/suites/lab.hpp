@@ -2,13 +2,11 @@
 // and the real diskvet binary run as a user would run it.
 #pragma once
 
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include <gtest/gtest.h>
 
 #include <boost/json.hpp>
-#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <optional>
@@ -17,6 +15,7 @@
 #include <vector>
 
 #include "cli/scratch_target.hpp"
+#include "tests/support/run_command.hpp"
 
 namespace suites_lab {
 
@@ -56,12 +55,10 @@ class Lab : public ::testing::Test {
   fs::path file(const std::string& name) const { return dir_ / name; }
   void write_file(const std::string& name, const std::string& text) const { std::ofstream(dir_ / name) << text; }
 
-  // Runs diskvet with the arguments; returns its exit code, output in the log file.
+  // Runs diskvet with the arguments (words separated by spaces); returns its exit code, output in the log file.
   int diskvet(const std::string& args) {
     log_ = dir_ / "diskvet.log";
-    std::string cmd = std::string(DISKVET_BINARY) + " " + args + " > " + log_.string() + " 2>&1";
-    int st = std::system(cmd.c_str());
-    return WIFEXITED(st) ? WEXITSTATUS(st) : 128;
+    return diskvet::testing::run_command(diskvet::testing::words(std::string(DISKVET_BINARY) + " " + args), {.output_file = log_.string()}).exit_code;
   }
   std::string log() const {
     std::ifstream in(log_);
