@@ -23,6 +23,7 @@
 #include <iterator>
 #include <mutex>
 #include <optional>
+#include <stop_token>
 #include <thread>
 
 namespace diskvet::testing {
@@ -33,42 +34,6 @@ using Clock = std::chrono::steady_clock;
 namespace {
 
 std::string read_all(bp::ipstream& in) { return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()}; }
-
-// Sends SIGINT to the child after the delay unless told first that it has exited. The caller says
-// so only after waitid(WNOWAIT): until the child is reaped its pid cannot name another process.
-class Interrupter {
- public:
-  Interrupter(pid_t pid, int after_ms) {
-    if (after_ms <= 0) return;
-    thread_ = std::thread([this, pid, after_ms] {
-      std::unique_lock lock(mutex_);
-      if (cv_.wait_for(lock, std::chrono::milliseconds(after_ms), [this] { return exited_; })) return;
-      ::kill(pid, SIGINT);
-      sent_at_ = Clock::now();
-    });
-  }
-  ~Interrupter() { child_exited(); }
-  Interrupter(const Interrupter&) = delete;
-  Interrupter& operator=(const Interrupter&) = delete;
-
-  // Stops the timer; when did the SIGINT go, if it went.
-  std::optional<Clock::time_point> child_exited() {
-    {
-      std::lock_guard lock(mutex_);
-      exited_ = true;
-    }
-    cv_.notify_all();
-    if (thread_.joinable()) thread_.join();
-    return sent_at_;
-  }
-
- private:
-  std::mutex mutex_;
-  std::condition_variable cv_;
-  bool exited_ = false;
-  std::optional<Clock::time_point> sent_at_;
-  std::thread thread_;
-};
 
 }  // namespace
 
@@ -99,7 +64,20 @@ CommandResult run_command(const std::vector<std::string>& argv, const CommandOpt
     return r;
   }
 
-  Interrupter interrupter(child.id(), options.interrupt_after_ms);
+  // SIGINT after the delay unless stopped first; it is stopped only once waitid(WNOWAIT) saw the
+  // child exit, and until the child is reaped its pid cannot name another process.
+  std::optional<Clock::time_point> interrupted_at;
+  std::jthread interrupter;
+  if (options.interrupt_after_ms > 0)
+    interrupter = std::jthread([&, pid = child.id()](std::stop_token stop) {
+      std::mutex mutex;
+      std::condition_variable_any cv;
+      std::unique_lock lock(mutex);
+      cv.wait_for(lock, stop, std::chrono::milliseconds(options.interrupt_after_ms), [] { return false; });
+      if (stop.stop_requested()) return;
+      ::kill(pid, SIGINT);
+      interrupted_at = Clock::now();
+    });
   if (!to_file) {
     // stderr on its own thread while this one reads stdout: a child filling one pipe while the
     // reader waits on the other would wait forever.
@@ -112,8 +90,11 @@ CommandResult run_command(const std::vector<std::string>& argv, const CommandOpt
   while (::waitid(P_PID, static_cast<id_t>(child.id()), &info, WEXITED | WNOWAIT) != 0 && errno == EINTR) {
   }
   const auto exited_at = Clock::now();
-  if (auto sent = interrupter.child_exited())
-    r.exit_after_interrupt_ms = std::chrono::duration<double, std::milli>(exited_at - *sent).count();
+  if (interrupter.joinable()) {
+    interrupter.request_stop();
+    interrupter.join();
+  }
+  if (interrupted_at) r.exit_after_interrupt_ms = std::chrono::duration<double, std::milli>(exited_at - *interrupted_at).count();
   child.wait(ec);
   const int status = child.native_exit_code();
   r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : WIFSIGNALED(status) ? 128 + WTERMSIG(status) : -1;
