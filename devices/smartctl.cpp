@@ -73,6 +73,11 @@ std::optional<Health> parse_smartctl_json(std::string_view text) {
   return h;
 }
 
+// posix_spawnp rather than Boost.Process, which the tests use (tests/support/run_command.cpp): this
+// runs inside diskvet while its I/O and health threads run, where glibc's posix_spawn (clone with
+// CLONE_VM|CLONE_VFORK, no copy of a large address space) is the safe and cheap way to start a
+// child, and Boost.Process v1 uses fork() and reports failures by throwing; argv is already a
+// vector here, so there is no shell to remove.
 std::optional<Health> run_smartctl(const std::string& node) {
   int out[2];
   if (::pipe2(out, O_CLOEXEC) != 0) return std::nullopt;

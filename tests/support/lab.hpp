@@ -2,23 +2,15 @@
 // loop_lab.hpp).
 #pragma once
 
+#include <cstdint>
 #include <string>
 #include <vector>
 
+#include "tests/support/run_command.hpp"
+
 namespace diskvet::testing {
 
-struct CommandResult {
-  int exit_code = -1;  // 128+N when killed by signal N
-  std::string out;
-  std::string err;
-  double exit_after_interrupt_ms = -1;  // from the SIGINT to the child's exit; -1: not interrupted
-};
-
-// Runs argv (no shell). If interrupt_after_ms > 0, sends SIGINT to the child after that long.
-CommandResult run_command(const std::vector<std::string>& argv, int interrupt_after_ms = 0);
-
 bool is_root();
-bool have_program(const std::string& name);
 
 // A file under a directory that supports O_DIRECT (the build tree, not tmpfs); removed on destruction.
 class ScratchFile {

@@ -2,7 +2,6 @@
 // creates (and only those): a scratch directory per test, the loop devices, the run's log and report.
 #pragma once
 
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include <gtest/gtest.h>
@@ -17,6 +16,7 @@
 #include <vector>
 
 #include "tests/support/loop_lab.hpp"
+#include "tests/support/run_command.hpp"
 
 namespace diskvet::testing {
 
@@ -51,9 +51,7 @@ class RunLab : public ::testing::Test {
 
   // Runs diskvet with the arguments; returns its exit code, output in the log file (log_).
   int diskvet(const std::string& args) {
-    std::string cmd = std::string(DISKVET_BIN) + " " + args + " > " + log_.string() + " 2>&1";
-    int st = std::system(cmd.c_str());
-    return WIFEXITED(st) ? WEXITSTATUS(st) : 128;
+    return run_command(words(std::string(DISKVET_BIN) + " " + args), {.output_file = log_.string()}).exit_code;
   }
   std::string log() const { return read_text(log_); }
   boost::json::object report(const std::string& name) const { return boost::json::parse(read_text(dir_ / name)).as_object(); }

@@ -224,5 +224,94 @@ TEST(NvmeLayout, ParsesANamespaceListUpToTheFirstZero) {
   EXPECT_EQ(*ids, (std::vector<uint32_t>{1, 3}));
 }
 
+TEST(NvmeLayout, ReadsEveryByteOfTheLowHalfOfA128BitCounter) {
+  Buffer s = smart_log();
+  s.le(32, 0x0123456789abcdefull, 16);  // Data Units Read: all eight low bytes in use
+  s.le(48, 0xff00000000000001ull, 16);  // Data Units Written: the top byte of the low half
+  auto h = parse_smart_log(s.b);
+  ASSERT_TRUE(h);
+  EXPECT_EQ(h->data_units_read, 0x0123456789abcdefull);
+  EXPECT_EQ(h->data_units_written, 0xff00000000000001ull);
+}
+
+TEST(NvmeLayout, KeepsTheCriticalWarningBitsAsTheControllerSetThem) {
+  Buffer s = smart_log();
+  s.b[0] = 0x0c;  // bits 2 and 3: reliability degraded, media read-only
+  auto h = parse_smart_log(s.b);
+  ASSERT_TRUE(h);
+  EXPECT_EQ(h->critical_warning, 0x0c);
+  EXPECT_EQ(critical_warning_words(h->critical_warning.value_or(0)),
+            (std::vector<std::string>{"reliability degraded by media or internal errors", "media placed in read-only mode"}));
+}
+
+TEST(NvmeLayout, NamesTheDefinedCriticalWarningBitsAndCallsTheRestReserved) {
+  auto words = critical_warning_words(0xff);
+  EXPECT_EQ(words, (std::vector<std::string>{"available spare below threshold", "temperature beyond a threshold",
+                                             "reliability degraded by media or internal errors", "media placed in read-only mode",
+                                             "volatile memory backup device failed",
+                                             "persistent memory region read-only or unreliable", "reserved warning bit 6",
+                                             "reserved warning bit 7"}));
+}
+
+TEST(NvmeLayout, ReadsTheSanitizeStateWithoutTheCompletedPassesBits) {
+  Buffer s(kLogPageBytes);
+  s.le(2, 0x00fb, 2);  // SSTAT: failed (3), 31 completed overwrite passes (bits 7:3), global data not erased
+  auto st = parse_sanitize_log(s.b);
+  ASSERT_TRUE(st);
+  EXPECT_EQ(st->state, 3);
+  EXPECT_FALSE(st->global_data_erased);
+  EXPECT_EQ(st->progress, 0);
+}
+
+TEST(NvmeLayout, ReadsEveryCapabilityBitOfTheController) {
+  Buffer c = identify_controller();
+  c.le(256, 0x000e, 2);  // OACS: format, firmware download, namespace management
+  c.le(328, 0x7, 4);     // SANICAP: crypto erase, block erase, overwrite
+  c.b[524] = 0x07;       // FNA: format and secure erase apply to all namespaces, crypto erase supported
+  c.b[76] = 0x00;        // CMIC: a single controller
+  auto ctrl = parse_identify_controller(c.b);
+  ASSERT_TRUE(ctrl);
+  EXPECT_TRUE(ctrl->firmware_download_supported());
+  EXPECT_TRUE(ctrl->sanitize_block_erase());
+  EXPECT_TRUE(ctrl->format_applies_to_all_namespaces());
+  EXPECT_TRUE(ctrl->secure_erase_applies_to_all_namespaces());
+  EXPECT_FALSE(ctrl->may_have_other_controllers());
+  EXPECT_EQ(ctrl->critical_temp_k, 373);
+}
+
+TEST(NvmeLayout, ParsesABufferThatStartsAtAnOddAddress) {
+  Buffer c = identify_controller();
+  std::vector<uint8_t> shifted(1 + c.b.size());
+  std::memcpy(shifted.data() + 1, c.b.data(), c.b.size());
+  auto ctrl = parse_identify_controller(std::span<const uint8_t>(shifted).subspan(1));
+  ASSERT_TRUE(ctrl);
+  EXPECT_EQ(ctrl->vendor_id, 0x1b36);
+  EXPECT_EQ(ctrl->namespace_count, 256u);
+}
+
+TEST(NvmeLayout, ReadsTheNguidInByteOrderAndCapsTheFormatCountAtSixtyFour) {
+  Buffer n(kIdentifyBytes);
+  for (size_t i = 0; i < 16; ++i) n.b[104 + i] = static_cast<uint8_t>(0xa0 + i);  // NGUID
+  n.le(8, 4096, 8);  // NCAP
+  n.b[25] = 255;     // NLBAF beyond the 64 the structure holds
+  n.le(128, 8u << 16, 4);  // LBAF0: LBADS 8, below the 512-byte minimum
+  auto ns = parse_identify_namespace(n.b);
+  ASSERT_TRUE(ns);
+  EXPECT_EQ(ns->nguid_hex, "a0a1a2a3a4a5a6a7a8a9aaabacadaeaf");
+  EXPECT_EQ(ns->capacity_blocks, 4096u);
+  EXPECT_EQ(ns->lba_formats.size(), 64u);
+  EXPECT_EQ(ns->lba_formats[0].data_bytes, 0u);
+  EXPECT_EQ(ns->block_bytes(), 0u);
+}
+
+TEST(NvmeLayout, ReadsAFullNamespaceList) {
+  Buffer l(kIdentifyBytes);
+  for (size_t i = 0; i < 1024; ++i) l.le(4 * i, i + 1, 4);
+  auto ids = parse_namespace_list(l.b);
+  ASSERT_TRUE(ids);
+  ASSERT_EQ(ids->size(), 1024u);
+  EXPECT_EQ(ids->back(), 1024u);
+}
+
 }  // namespace
 }  // namespace diskvet::devices

@@ -237,6 +237,17 @@ TEST(HostState, ParsesSwapsAndSkipsTheHeader) {
   EXPECT_EQ(s, (std::vector<std::string>{"/dev/sda3", "/swapfile"}));
 }
 
+TEST(HostState, DecodesEveryCharacterTheKernelEscapesInMountinfoAndSwaps) {
+  // show_mountinfo() and /proc/swaps write space, tab, newline and backslash as \ooo.
+  auto m = parse_mountinfo("40 27 8:17 / /a\\040b\\011c\\012d\\134e rw shared:1 - ext4 /dev/disk/by-label/my\\040disk rw\n");
+  ASSERT_EQ(m.size(), 1u);
+  EXPECT_EQ(m[0].mountpoint, "/a b\tc\nd\\e");
+  EXPECT_EQ(m[0].source, "/dev/disk/by-label/my disk");
+  EXPECT_EQ(m[0].dev_id, "8:17");
+  auto s = parse_swaps("Filename\t\t\t\tType\t\tSize\t\tUsed\t\tPriority\n/swap\\040file file 1 0 -2\n");
+  EXPECT_EQ(s, (std::vector<std::string>{"/swap file"}));
+}
+
 TEST(HostState, ReadsKernelCommandLineValues) {
   EXPECT_EQ(cmdline_value("BOOT_IMAGE=/vmlinuz root=UUID=1234-abcd ro quiet", "root"), "UUID=1234-abcd");
   EXPECT_EQ(cmdline_value("rootwait diskvet.boot=LABEL=DISKVET", "diskvet.boot"), "LABEL=DISKVET");

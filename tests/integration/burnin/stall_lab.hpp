@@ -18,6 +18,8 @@
 
 #include "devices/loop_device.hpp"
 
+#include "tests/support/run_command.hpp"
+
 namespace burnin_lab {
 
 class StallLoop {
@@ -26,7 +28,7 @@ class StallLoop {
   StallLoop(const std::filesystem::path& dir, uint64_t size_bytes) : dir_(dir) {
     namespace fs = std::filesystem;
     if (!fs::exists("/dev/fuse")) { fail("no /dev/fuse on this machine"); return; }
-    if (std::system("/usr/bin/python3 -c 'import fusepy' 2>/dev/null") != 0) { fail("python3-fusepy is not installed"); return; }
+    if (diskvet::testing::run_command({"/usr/bin/python3", "-c", "import fusepy"}).exit_code != 0) { fail("python3-fusepy is not installed"); return; }
     fs::create_directories(dir_ / "root");
     fs::create_directories(dir_ / "control");
     fs::create_directories(dir_ / "mnt");

@@ -116,10 +116,9 @@ TEST_F(Burnin, AnInterruptedParallelRunSaysHowFarEachDeviceGot) {
   ASSERT_FALSE(b.empty());
   std::string args = "run --suite burnin --device " + a + " --device " + b + " --destroy-data " + a + " --destroy-data " + b +
                      " --parallel --duration 60s -q --out " + file("partial.json").string();
-  std::string cmd = "timeout --preserve-status -s INT 4 " + std::string(DISKVET_BINARY) + " " + args + " > " + file("log").string() + " 2>&1";
-  int st = std::system(cmd.c_str());
-  ASSERT_TRUE(WIFEXITED(st));
-  EXPECT_EQ(WEXITSTATUS(st), 3);
+  auto run = diskvet::testing::run_command(diskvet::testing::words(std::string(DISKVET_BINARY) + " " + args),
+                                           {.interrupt_after_ms = 4000, .output_file = file("log").string()});
+  EXPECT_EQ(run.exit_code, 3);
   auto r = report("partial.json");
   EXPECT_FALSE(r.at("complete").as_bool());
   for (const auto& dv : r.at("devices").as_array()) {

@@ -16,23 +16,15 @@
 #include <string>
 #include <vector>
 
+#include "tests/support/run_command.hpp"
+
 namespace diskvet::test {
 
-struct CommandResult {
-  int exit_code = -1;
-  std::string output;  // stdout and stderr together
-};
+using testing::CommandResult;
+using testing::have_program;
 
-inline CommandResult run_command(const std::string& cmd) {
-  CommandResult r;
-  FILE* p = ::popen((cmd + " 2>&1").c_str(), "r");
-  if (!p) return r;
-  char buf[4096];
-  for (size_t n; (n = std::fread(buf, 1, sizeof buf, p)) > 0;) r.output.append(buf, n);
-  int status = ::pclose(p);
-  r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  return r;
-}
+// argv, stdout and stderr together in out (as 2>&1).
+inline CommandResult run_command(const std::vector<std::string>& argv) { return testing::run_command(argv, {.merge_output = true}); }
 
 // A read-only mount in a fresh directory (read-only, so the device's bytes stay comparable).
 class TempMount {
@@ -41,12 +33,12 @@ class TempMount {
     std::string tmpl = "/tmp/diskvet-devices-mnt-XXXXXX";
     if (!::mkdtemp(tmpl.data())) return;
     dir_ = tmpl;
-    mounted_ = run_command("mount -o ro " + device + " " + dir_).exit_code == 0;
+    mounted_ = run_command({"mount", "-o", "ro", device, dir_}).exit_code == 0;
   }
   TempMount(const TempMount&) = delete;
   TempMount& operator=(const TempMount&) = delete;
   ~TempMount() {
-    if (mounted_) run_command("umount " + dir_);
+    if (mounted_) run_command({"umount", dir_});
     if (!dir_.empty()) ::rmdir(dir_.c_str());
   }
   bool ok() const { return mounted_; }

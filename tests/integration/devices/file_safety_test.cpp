@@ -95,8 +95,11 @@ class FileSafety : public ::testing::Test {
     return (dir_ / name).string();
   }
   std::string path(const std::string& name) const { return (dir_ / name).string(); }
+  // diskvet with `args` (words separated by spaces) in the scratch directory, stopped after 60 s.
   diskvet::test::CommandResult run_diskvet(const std::string& args) const {
-    return diskvet::test::run_command(fmt::format("cd {} && timeout 60 {} {} </dev/null", dir_.string(), DISKVET_BINARY, args));
+    auto argv = diskvet::testing::words(args);
+    argv.insert(argv.begin(), {"timeout", "60", DISKVET_BINARY});
+    return diskvet::testing::run_command(argv, {.merge_output = true, .working_dir = dir_.string()});
   }
   // A data file of 8 MiB carrying the pattern.
   std::string make_data_file(const std::string& name) const {
@@ -123,7 +126,7 @@ TEST_F(FileSafety, IoNeverWritesALoopDeviceThroughALinkNamedAsAScratchFile) {
   // A link to a disk names the disk: without consent naming that disk it is refused.
   for (std::string consent : {std::string(), " --destroy-data " + path("other.img")}) {
     auto r = run_diskvet("io --filename " + link + " --size 4m --rw randwrite --runtime 0.3s --quiet" + consent);
-    EXPECT_EQ(r.exit_code, 2) << r.output;
+    EXPECT_EQ(r.exit_code, 2) << r.out;
   }
   expect_victim_unchanged();
 }
@@ -133,7 +136,7 @@ TEST_F(FileSafety, RunNeverWritesALoopDeviceThroughALinkNamedAsItsDevice) {
   ASSERT_TRUE(make_victim());
   std::string link = link_to_victim("file.dat");
   auto r = run_diskvet("run -q --suite write.json --profile profile.json --device " + link + " --out r.json");
-  EXPECT_EQ(r.exit_code, 2) << r.output;
+  EXPECT_EQ(r.exit_code, 2) << r.out;
   expect_victim_unchanged();
 }
 
@@ -145,9 +148,9 @@ TEST_F(FileSafety, OutThatIsALinkToALoopDeviceIsRefusedBeforeAnythingRuns) {
   std::string tested_before = diskvet::test::device_bytes(tested.path());
   std::string link = link_to_victim("out.json");
   auto r = run_diskvet(fmt::format("run -q --suite write.json --profile profile.json --device {0} --destroy-data {0} --out {1}", tested.path(), link));
-  EXPECT_EQ(r.exit_code, 2) << r.output;
-  EXPECT_EQ(std::count(r.output.begin(), r.output.end(), '\n'), 1) << r.output;
-  EXPECT_NE(r.output.find("symbolic link to a block device"), std::string::npos) << r.output;
+  EXPECT_EQ(r.exit_code, 2) << r.out;
+  EXPECT_EQ(std::count(r.out.begin(), r.out.end(), '\n'), 1) << r.out;
+  EXPECT_NE(r.out.find("symbolic link to a block device"), std::string::npos) << r.out;
   EXPECT_TRUE(fs::is_symlink(link)) << "the link was replaced";
   expect_victim_unchanged();
   EXPECT_TRUE(diskvet::test::device_bytes(tested.path()) == tested_before) << "the run started although its report could not be written";
@@ -159,8 +162,8 @@ TEST_F(FileSafety, OutThatIsADeviceNodeIsNeitherWrittenNorReplaced) {
   std::string node = victim_node();
   ASSERT_FALSE(node.empty()) << "cannot mknod in " << dir_;
   auto r = run_diskvet("run -q --suite read.json --profile profile.json --device " + victim_->path() + " --out " + node);
-  EXPECT_EQ(r.exit_code, 2) << r.output;
-  EXPECT_NE(r.output.find("is a block device node"), std::string::npos) << r.output;
+  EXPECT_EQ(r.exit_code, 2) << r.out;
+  EXPECT_NE(r.out.find("is a block device node"), std::string::npos) << r.out;
   EXPECT_TRUE(is_block_node(node)) << "a file was renamed over the device node";
   expect_victim_unchanged();
 }
@@ -170,22 +173,22 @@ TEST_F(FileSafety, HtmlOutputThatIsALinkToALoopDeviceOrANodeIsRefused) {
   ASSERT_TRUE(make_victim());
   // A report to render: a read-only run on the victim (reads need no consent).
   auto run = run_diskvet("run -q --suite read.json --profile profile.json --device " + victim_->path() + " --out r.json");
-  ASSERT_NE(run.exit_code, 2) << run.output;
-  ASSERT_TRUE(fs::exists(dir_ / "r.json")) << run.output;
+  ASSERT_NE(run.exit_code, 2) << run.out;
+  ASSERT_TRUE(fs::exists(dir_ / "r.json")) << run.out;
   std::string link = link_to_victim("page.html");
   std::string node = victim_node();
   ASSERT_FALSE(node.empty());
   for (const auto& out : {link, node}) {
     auto r = run_diskvet("report r.json --html " + out);
-    EXPECT_EQ(r.exit_code, 2) << r.output;
-    EXPECT_EQ(std::count(r.output.begin(), r.output.end(), '\n'), 1) << r.output;
+    EXPECT_EQ(r.exit_code, 2) << r.out;
+    EXPECT_EQ(std::count(r.out.begin(), r.out.end(), '\n'), 1) << r.out;
   }
   EXPECT_TRUE(fs::is_symlink(link));
   EXPECT_TRUE(is_block_node(node));
   expect_victim_unchanged();
   // A plain path still gets its page.
   auto ok = run_diskvet("report r.json --html page2.html");
-  EXPECT_EQ(ok.exit_code, 0) << ok.output;
+  EXPECT_EQ(ok.exit_code, 0) << ok.out;
   EXPECT_TRUE(fs::is_regular_file(dir_ / "page2.html"));
 }
 
@@ -194,9 +197,9 @@ TEST_F(FileSafety, TuiRefusesAReportDirThatIsALinkToALoopDevice) {
   ASSERT_TRUE(make_victim());
   std::string link = link_to_victim("reports");
   auto r = run_diskvet("tui --report-dir " + link);
-  EXPECT_EQ(r.exit_code, 2) << r.output;
-  EXPECT_NE(r.output.find("--report-dir"), std::string::npos) << r.output;
-  EXPECT_NE(r.output.find("is not a directory"), std::string::npos) << r.output;
+  EXPECT_EQ(r.exit_code, 2) << r.out;
+  EXPECT_NE(r.out.find("--report-dir"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("is not a directory"), std::string::npos) << r.out;
   expect_victim_unchanged();
 }
 
@@ -223,16 +226,16 @@ TEST_F(FileSafety, IoWritesAnExistingFileOnlyWithConsentNamingIt) {
   std::string io = "io --filename " + data + " --rw randwrite --bs 4k --runtime 0.3s --quiet";
   for (std::string consent : {std::string(), std::string(" --destroy-data all-unprotected"), " --destroy-data " + path("other.bin")}) {
     auto r = run_diskvet(io + consent);
-    EXPECT_EQ(r.exit_code, 2) << consent << ": " << r.output;
-    EXPECT_NE(r.output.find("add --destroy-data " + data), std::string::npos) << r.output;
+    EXPECT_EQ(r.exit_code, 2) << consent << ": " << r.out;
+    EXPECT_NE(r.out.find("add --destroy-data " + data), std::string::npos) << r.out;
   }
   EXPECT_TRUE(file_bytes(data) == before) << "written without consent";
   // Reads need no consent.
   auto read = run_diskvet("io --filename " + data + " --rw randread --bs 4k --runtime 0.3s --quiet");
-  EXPECT_EQ(read.exit_code, 0) << read.output;
+  EXPECT_EQ(read.exit_code, 0) << read.out;
   EXPECT_TRUE(file_bytes(data) == before);
   auto r = run_diskvet(io + " --destroy-data " + data);
-  EXPECT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_EQ(r.exit_code, 0) << r.out;
   EXPECT_FALSE(file_bytes(data) == before) << "consent was given and nothing was written";
 }
 
@@ -242,13 +245,13 @@ TEST_F(FileSafety, RunWritesAnExistingFileOnlyWithConsentNamingIt) {
   std::string run = "run -q --suite write.json --profile profile.json --device file.dat --out r.json";
   for (std::string consent : {std::string(), std::string(" --destroy-data all-unprotected")}) {
     auto r = run_diskvet(run + consent);
-    EXPECT_EQ(r.exit_code, 2) << consent << ": " << r.output;
-    EXPECT_NE(r.output.find("add --destroy-data file.dat"), std::string::npos) << r.output;
+    EXPECT_EQ(r.exit_code, 2) << consent << ": " << r.out;
+    EXPECT_NE(r.out.find("add --destroy-data file.dat"), std::string::npos) << r.out;
   }
   EXPECT_TRUE(file_bytes(data) == before) << "written without consent";
   // Consent by the canonical path is as good as the path as given.
   auto r = run_diskvet(run + " --destroy-data " + fs::canonical(data).string());
-  EXPECT_NE(r.exit_code, 2) << r.output;
+  EXPECT_NE(r.exit_code, 2) << r.out;
   EXPECT_FALSE(file_bytes(data) == before) << "consent was given and nothing was written";
 }
 
@@ -258,11 +261,11 @@ TEST_F(FileSafety, NeverWritesAFileThroughALinkWhateverTheConsent) {
   fs::create_symlink(data, dir_ / "link.bin");
   std::string link = path("link.bin");
   auto io = run_diskvet("io --filename " + link + " --rw randwrite --bs 4k --runtime 0.3s --quiet --destroy-data " + link + " --destroy-data " + data);
-  EXPECT_EQ(io.exit_code, 2) << io.output;
-  EXPECT_NE(io.output.find("symbolic link"), std::string::npos) << io.output;
+  EXPECT_EQ(io.exit_code, 2) << io.out;
+  EXPECT_NE(io.out.find("symbolic link"), std::string::npos) << io.out;
   auto run = run_diskvet("run -q --suite write.json --profile profile.json --device " + link + " --out r.json --destroy-data " + link +
                      " --destroy-data " + data);
-  EXPECT_EQ(run.exit_code, 2) << run.output;
+  EXPECT_EQ(run.exit_code, 2) << run.out;
   EXPECT_TRUE(file_bytes(data) == before);
 }
 

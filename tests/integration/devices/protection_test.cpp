@@ -43,17 +43,16 @@ constexpr const char* kLab = "devices-test";  // backing files /dev/shm/diskvet-
   } while (0)
 
 test::CommandResult diskvet_randwrite(const std::string& path, const std::vector<std::string>& consent) {
-  std::string cmd = fmt::format("{} io --filename {} --rw randwrite --bs 4k --iodepth 4 --runtime 1s --quiet",
-                                DISKVET_BINARY, path);
-  for (const auto& id : consent) cmd += " --destroy-data " + id;
-  return test::run_command(cmd);
+  std::vector<std::string> argv{DISKVET_BINARY, "io", "--filename", path, "--rw", "randwrite", "--bs", "4k", "--iodepth", "4", "--runtime", "1s", "--quiet"};
+  for (const auto& id : consent) argv.insert(argv.end(), {"--destroy-data", id});
+  return test::run_command(argv);
 }
 
 test::CommandResult diskvet_run_quick(const std::string& path, const std::vector<std::string>& consent) {
   std::string report = fmt::format("/tmp/diskvet-devices-report-{}.json", ::getpid());
-  std::string cmd = fmt::format("{} run --suite quick --device {} --quiet --out {}", DISKVET_BINARY, path, report);
-  for (const auto& id : consent) cmd += " --destroy-data " + id;
-  auto r = test::run_command(cmd);
+  std::vector<std::string> argv{DISKVET_BINARY, "run", "--suite", "quick", "--device", path, "--quiet", "--out", report};
+  for (const auto& id : consent) argv.insert(argv.end(), {"--destroy-data", id});
+  auto r = test::run_command(argv);
   std::error_code ec;
   std::filesystem::remove(report, ec);
   return r;
@@ -72,16 +71,16 @@ void expect_refused_whatever_the_consent(const LoopDevice& loop, const std::stri
   for (const auto& consent : consent_forms(loop)) {
     std::string ids = consent.empty() ? "(none)" : fmt::format("{}", fmt::join(consent, " "));
     auto r = diskvet_randwrite(loop.path(), consent);
-    EXPECT_EQ(r.exit_code, 2) << "consent " << ids << ": " << r.output;
-    EXPECT_NE(r.output.find(loop.path()), std::string::npos) << r.output;
+    EXPECT_EQ(r.exit_code, 2) << "consent " << ids << ": " << r.out;
+    EXPECT_NE(r.out.find(loop.path()), std::string::npos) << r.out;
     if (!consent.empty()) {
-      EXPECT_NE(r.output.find(reason), std::string::npos) << "consent " << ids << ": " << r.output;
+      EXPECT_NE(r.out.find(reason), std::string::npos) << "consent " << ids << ": " << r.out;
     }
     // diskvet run goes through the same gate before any I/O.
     auto run = diskvet_run_quick(loop.path(), consent);
-    EXPECT_EQ(run.exit_code, 2) << "run, consent " << ids << ": " << run.output;
+    EXPECT_EQ(run.exit_code, 2) << "run, consent " << ids << ": " << run.out;
     if (!consent.empty()) {
-      EXPECT_NE(run.output.find(reason), std::string::npos) << "run, consent " << ids << ": " << run.output;
+      EXPECT_NE(run.out.find(reason), std::string::npos) << "run, consent " << ids << ": " << run.out;
     }
   }
   EXPECT_TRUE(test::device_bytes(loop.path()) == before) << loop.path() << " was written";
@@ -93,7 +92,7 @@ TEST(Protection, WritesABlankLoopDeviceNamedByPath) {
   ASSERT_TRUE(loop.valid());
   std::string before = test::device_bytes(loop.path());
   auto r = diskvet_randwrite(loop.path(), {loop.path()});
-  EXPECT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_EQ(r.exit_code, 0) << r.out;
   EXPECT_FALSE(test::device_bytes(loop.path()) == before) << "the consented write did not reach the device";
 }
 
@@ -102,7 +101,7 @@ TEST(Protection, WritesABlankLoopDeviceUnderAllUnprotected) {
   LoopDevice loop(kLab, kLoopBytes);
   ASSERT_TRUE(loop.valid());
   auto r = diskvet_randwrite(loop.path(), {"all-unprotected"});
-  EXPECT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_EQ(r.exit_code, 0) << r.out;
 }
 
 TEST(Protection, RefusesABlankLoopDeviceWithoutConsent) {
@@ -111,10 +110,10 @@ TEST(Protection, RefusesABlankLoopDeviceWithoutConsent) {
   ASSERT_TRUE(loop.valid());
   std::string before = test::device_bytes(loop.path());
   auto r = diskvet_randwrite(loop.path(), {});
-  EXPECT_EQ(r.exit_code, 2) << r.output;
-  EXPECT_NE(r.output.find("needs consent"), std::string::npos) << r.output;
+  EXPECT_EQ(r.exit_code, 2) << r.out;
+  EXPECT_NE(r.out.find("needs consent"), std::string::npos) << r.out;
   auto other = diskvet_randwrite(loop.path(), {"/dev/loop-not-this-one", "SOME-SERIAL"});
-  EXPECT_EQ(other.exit_code, 2) << other.output;
+  EXPECT_EQ(other.exit_code, 2) << other.out;
   EXPECT_TRUE(test::device_bytes(loop.path()) == before);
 }
 
@@ -192,8 +191,8 @@ TEST(Protection, RefusesWriteToAPartitionNode) {
   std::string part = loop.first_partition();
   ASSERT_FALSE(part.empty()) << "no partition node appeared for " << loop.path();
   auto r = diskvet_randwrite(part, {part, "all-unprotected"});
-  EXPECT_EQ(r.exit_code, 2) << r.output;
-  EXPECT_NE(r.output.find("is a partition of " + loop.name()), std::string::npos) << r.output;
+  EXPECT_EQ(r.exit_code, 2) << r.out;
+  EXPECT_NE(r.out.find("is a partition of " + loop.name()), std::string::npos) << r.out;
 }
 
 TEST(Protection, GrantHoldsTheDeviceExclusivelyWhileItLives) {
@@ -230,8 +229,8 @@ TEST(Protection, ListShowsAnotherProgramWritingTheDevice) {
       << (listed->protection_reasons.empty() ? "no reason" : listed->protection_reasons.front());
   std::string before = test::device_bytes(loop.path());
   auto r = diskvet_randwrite(loop.path(), {loop.path()});
-  EXPECT_EQ(r.exit_code, 2) << r.output;
-  EXPECT_NE(r.output.find(want), std::string::npos) << r.output;
+  EXPECT_EQ(r.exit_code, 2) << r.out;
+  EXPECT_NE(r.out.find(want), std::string::npos) << r.out;
   EXPECT_TRUE(test::device_bytes(loop.path()) == before) << loop.path() << " was written";
 }
 
@@ -285,9 +284,11 @@ TEST(Protection, LookingNeverMakesAnotherProgramsExclusiveOpenFail) {
   test::ExclusiveOpener opener(loop.path());
   ASSERT_TRUE(opener.ok()) << "the helper could not open " << loop.path() << " O_EXCL";
   int looked = run_where_exclusive_opens_kill([&] {
-    // The shell run_command starts says 128+SIGSYS for a diskvet the filter killed.
+    // run_command says 128+SIGSYS for a diskvet the filter killed.
     auto list_code = [](const std::string& args) {
-      int code = test::run_command(fmt::format("{} list{}", DISKVET_BINARY, args)).exit_code;
+      auto argv = testing::words(args);
+      argv.insert(argv.begin(), {DISKVET_BINARY, "list"});
+      int code = test::run_command(argv).exit_code;
       return code == 128 + SIGSYS || code == -1 ? 10 : code;
     };
     for (int i = 0; i < 15; ++i) {
@@ -355,8 +356,8 @@ TEST(Protection, FollowsASymlinkedNodeToTheDiskItNames) {
   auto by_link = diskvet_randwrite(link, {loop.path()});
   auto consent_by_link = diskvet_randwrite(loop.path(), {link});
   std::filesystem::remove(link);
-  EXPECT_EQ(by_link.exit_code, 0) << by_link.output;
-  EXPECT_EQ(consent_by_link.exit_code, 0) << consent_by_link.output;
+  EXPECT_EQ(by_link.exit_code, 0) << by_link.out;
+  EXPECT_EQ(consent_by_link.exit_code, 0) << consent_by_link.out;
 }
 
 TEST(Protection, ListReportsAFormattedLoopDeviceAsProtectedBySignature) {
@@ -388,8 +389,8 @@ TEST(Protection, RefusesWriteToTheFileBehindALoopDevice) {
   ASSERT_FALSE(backing.empty());
   std::string before = test::device_bytes(loop.path());
   auto r = diskvet_randwrite(backing, {backing, "all-unprotected"});
-  EXPECT_EQ(r.exit_code, 2) << r.output;
-  EXPECT_NE(r.output.find("backs loop device " + loop.path()), std::string::npos) << r.output;
+  EXPECT_EQ(r.exit_code, 2) << r.out;
+  EXPECT_NE(r.out.find("backs loop device " + loop.path()), std::string::npos) << r.out;
   EXPECT_TRUE(test::device_bytes(loop.path()) == before);
 }
 
@@ -397,9 +398,9 @@ TEST(Protection, ListJsonCarriesTheContractFields) {
   SKIP_UNLESS_LOOP_DEVICES();
   LoopDevice loop(kLab, kLoopBytes);
   ASSERT_TRUE(loop.valid());
-  auto r = test::run_command(fmt::format("{} list --json", DISKVET_BINARY));
-  ASSERT_EQ(r.exit_code, 0) << r.output;
-  auto doc = boost::json::parse(r.output);
+  auto r = test::run_command({DISKVET_BINARY, "list", "--json"});
+  ASSERT_EQ(r.exit_code, 0) << r.out;
+  auto doc = boost::json::parse(r.out);
   const boost::json::object* mine = nullptr;
   for (const auto& v : doc.as_array())
     if (v.as_object().at("path").as_string() == loop.path()) mine = &v.as_object();

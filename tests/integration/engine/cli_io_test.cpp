@@ -17,7 +17,7 @@ namespace {
 
 diskvet::testing::CommandResult io(std::vector<std::string> args, int interrupt_ms = 0) {
   args.insert(args.begin(), {DISKVET_BIN, "io"});
-  return run_command(args, interrupt_ms);
+  return run_command(args, {.interrupt_after_ms = interrupt_ms});
 }
 
 void expect_one_line_usage_error(const diskvet::testing::CommandResult& r, const std::string& mentions) {
@@ -145,8 +145,8 @@ size_t distinct(const std::vector<std::string>& blocks) { return std::set<std::s
 
 // zstd's compressed size of the file over its size.
 double zstd_ratio(const std::string& path) {
-  auto r = run_command({"sh", "-c", "zstd -q -c -3 '" + path + "' | wc -c"});
-  return std::stod(r.out) / static_cast<double>(std::filesystem::file_size(path));
+  auto r = run_command({"zstd", "-q", "-c", "-3", path});
+  return static_cast<double>(r.out.size()) / static_cast<double>(std::filesystem::file_size(path));
 }
 
 }  // namespace

@@ -21,11 +21,10 @@ TEST_F(RunInterrupt, SigintEndsASuiteRunWithinAFractionOfTheInterval) {
   // The step's observer used to pass the signal on only at the next interval: 5 s here.
   auto t0 = std::chrono::steady_clock::now();
   log_ = file("diskvet.log");
-  const std::string cmd = std::string(DISKVET_BINARY) + " run --suite " + file("long.json").string() + " --device " +
-                          file("target.img").string() + " -q --profile none --out " + file("r.json").string() + " > " + log_.string() +
-                          " 2>&1 & pid=$!; sleep 1.5; kill -INT $pid; wait $pid";
-  int st = std::system(cmd.c_str());
-  int rc = WIFEXITED(st) ? WEXITSTATUS(st) : 128;
+  const int rc = diskvet::testing::run_command({DISKVET_BINARY, "run", "--suite", file("long.json").string(), "--device", file("target.img").string(),
+                                               "-q", "--profile", "none", "--out", file("r.json").string()},
+                                              {.interrupt_after_ms = 1500, .output_file = log_.string()})
+                     .exit_code;
   double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   if (log().find("refuses O_DIRECT") != std::string::npos) GTEST_SKIP() << "this file system refuses O_DIRECT";
   EXPECT_EQ(rc, 3) << log();

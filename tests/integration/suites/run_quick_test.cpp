@@ -95,10 +95,9 @@ TEST_F(QuickSuite, AnInterruptedRunWritesAPartialReportAndExitsThree) {
   ASSERT_FALSE(dev.empty());
   // SIGINT after 4 s of a run that takes far longer.
   std::string args = "run --suite quick --device " + dev + " --destroy-data " + dev + " --duration 20s -q --out " + file("partial.json").string();
-  std::string cmd = "timeout --preserve-status -s INT 4 " + std::string(DISKVET_BINARY) + " " + args + " > " + file("log").string() + " 2>&1";
-  int st = std::system(cmd.c_str());
-  ASSERT_TRUE(WIFEXITED(st));
-  EXPECT_EQ(WEXITSTATUS(st), 3);
+  auto run = diskvet::testing::run_command(diskvet::testing::words(std::string(DISKVET_BINARY) + " " + args),
+                                           {.interrupt_after_ms = 4000, .output_file = file("log").string()});
+  EXPECT_EQ(run.exit_code, 3);
   auto r = report("partial.json");
   EXPECT_FALSE(r.at("complete").as_bool());
   EXPECT_TRUE(r.at("aborted").is_string());
