@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include <boost/json.hpp>
+#include <cmath>
 #include <cstdio>
 #include <memory>
 
@@ -125,7 +126,7 @@ Result<Workload> to_workload(const IoOptions& o) {
   if (!spin || *spin < 0) return usage_error("--spin", fmt::format("'{}' is not a duration", o.spin), "e.g. 0, 20us");
   // Checked before the conversion: 4295s in microseconds wraps a 32-bit counter to 32704us.
   if (*spin > 1) return usage_error("--spin", fmt::format("{} is more than a second", o.spin), "e.g. 50us");
-  w.spin_us = static_cast<uint32_t>(*spin * 1e6 + 0.5);
+  w.spin_us = static_cast<uint32_t>(std::lround(*spin * 1e6));
   auto io_timeout = parse_duration_s(o.io_timeout);
   if (!io_timeout) return usage_error("--io-timeout", fmt::format("'{}' is not a duration", o.io_timeout), "e.g. 30s");
   w.io_timeout_s = *io_timeout;

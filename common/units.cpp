@@ -110,7 +110,7 @@ std::string format_duration(double seconds) {
   // Past a million hours (reports read back, durations from files) hours and minutes would not fit
   // the integer below; NaN lands here too.
   if (!(seconds < 3.6e9)) return fmt::format("{:.3g}s", seconds);
-  auto total = static_cast<uint64_t>(seconds + 0.5);
+  auto total = static_cast<uint64_t>(std::llround(seconds));
   if (total < 3600) return fmt::format("{}m{:02}s", total / 60, total % 60);
   return fmt::format("{}h{:02}m", total / 3600, (total % 3600) / 60);
 }

@@ -2,6 +2,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cmath>
 #include <set>
 
 #include "common/units.hpp"
@@ -84,7 +85,7 @@ void read_workload_keys(StrictReader& r, Workload& w) {
   r.duration("spin", spin_s, 0, 1);
   r.duration("io_timeout", w.io_timeout_s, 0.01, 86400);
   r.duration("io_grace", w.io_grace_s, 0, 86400);
-  w.spin_us = static_cast<uint32_t>(spin_s * 1e6 + 0.5);
+  w.spin_us = static_cast<uint32_t>(std::lround(spin_s * 1e6));
 }
 
 // "matrix": {"rwmixread": [100, ...], "bs": ["4k", ...], "track": {"rwmixread": 0, "bs": "4k"}}:

@@ -10,7 +10,7 @@ Canvas::Canvas(int width, int height)
 
 Cell* Canvas::cell(int x, int y) {
   if (x < 0 || y < 0 || x >= width_ || y >= height_) return nullptr;
-  return &cells_[static_cast<size_t>(y * width_ + x)];
+  return &cells_[static_cast<size_t>(y) * static_cast<size_t>(width_) + static_cast<size_t>(x)];
 }
 
 int Canvas::text(int x, int y, std::string_view s, Style style) {

@@ -27,7 +27,7 @@ class Canvas {
   Canvas(int width, int height);
   int width() const { return width_; }
   int height() const { return height_; }
-  const Cell& at(int x, int y) const { return cells_[static_cast<size_t>(y * width_ + x)]; }
+  const Cell& at(int x, int y) const { return cells_[static_cast<size_t>(y) * static_cast<size_t>(width_) + static_cast<size_t>(x)]; }
 
   // Writes text from (x, y), clipped at the right edge; returns the column after the last character.
   int text(int x, int y, std::string_view s, Style style = Style::normal);

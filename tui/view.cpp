@@ -41,7 +41,7 @@ Style verdict_style(runner::VerdictStatus s) {
   switch (s) {
     case runner::VerdictStatus::pass: return Style::good;
     case runner::VerdictStatus::fail: return Style::bad;
-    case runner::VerdictStatus::inconclusive: return Style::warn;
+    case runner::VerdictStatus::inconclusive:
     case runner::VerdictStatus::not_evaluated:
     case runner::VerdictStatus::not_judged: return Style::warn;
     case runner::VerdictStatus::error: return Style::bad;

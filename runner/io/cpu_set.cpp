@@ -1,4 +1,13 @@
 // Parsing, printing and applying CPU sets for job threads.
+// The list parser is ours, not a library's (checked for issue 14, libnuma 2.0.16, hwloc 2.9):
+// - libnuma's numa_parse_cpustring() refuses any CPU outside the calling process's affinity as
+//   libnuma read it when it loaded (under `taskset -c 1`, "0-1" fails), and _all() any CPU this
+//   machine lacks, so a suite's cpus_allowed would parse on one host and not on another; it also
+//   takes strtoul's octal and hex ("010" is CPU 8), leading blanks, "+" (relative), "!" (inverted)
+//   and "all", writes its own warnings to stderr and returns NULL without saying which part was
+//   bad. We check the syntax here and leave the CPUs' existence to pin_current_thread().
+// - hwloc's hwloc_bitmap_list_sscanf() skips empty parts ("1,,2"), reads "3-" as every CPU from 3
+//   on, has no upper bound, and a libhwloc dependency for twenty lines is a poor trade.
 #include "runner/io/cpu_set.hpp"
 
 #include <pthread.h>

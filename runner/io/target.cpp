@@ -69,7 +69,7 @@ Status fill_file(int fd, const std::string& path, uint64_t from, uint64_t to) {
 
 }  // namespace
 
-Result<Target> Target::adopt(UniqueFd fd, std::string path, bool writable) {
+Result<Target> Target::adopt(UniqueFd fd, const std::string& path, bool writable) {
   int flags = fcntl(fd.get(), F_GETFL);
   if (flags < 0) return system_error(path, "bad descriptor", errno);
   if (!(flags & O_DIRECT) && fcntl(fd.get(), F_SETFL, flags | O_DIRECT) != 0)

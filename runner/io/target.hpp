@@ -24,7 +24,7 @@ struct TargetInfo {
 class Target {
  public:
   // Takes ownership of an open descriptor (O_DIRECT is added if missing) and probes it.
-  static Result<Target> adopt(UniqueFd fd, std::string path, bool writable);
+  static Result<Target> adopt(UniqueFd fd, const std::string& path, bool writable);
   // Opens a path for reading, or for writing when `writable`. A regular file that does not exist is
   // created (O_EXCL, never through a link) with `min_size_bytes` and filled with data first, so
   // reads are never served from holes; an existing file is never grown. For writing, an existing

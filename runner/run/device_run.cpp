@@ -190,7 +190,7 @@ DeviceResult run_device(DevicePlan& d, const suites::Suite& suite, const RunOpti
   }
 
   const double limit_s = opt.precondition_limit_s.value_or(suite.precondition.limit_s);
-  auto run_precondition = [&](std::string why) {
+  auto run_precondition = [&](const std::string& why) {
     ev.on_phase(PhaseEvent{dev, Phase::precondition, "", -1, why});
     res.precondition = precondition(target, region, suite.precondition, limit_s, ev, dev, opt.stop);
     if (res.precondition.reason.empty()) res.precondition.reason = why;

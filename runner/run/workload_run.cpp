@@ -20,7 +20,7 @@ std::string describe(const Workload& w) {
   return d;
 }
 
-Result<Measurement> run_step(const WorkloadContext& c, const Workload& w, Phase phase, std::string detail,
+Result<Measurement> run_step(const WorkloadContext& c, const Workload& w, Phase phase, const std::string& detail,
                              std::function<bool(const IntervalSample&)> until) {
   auto valid = validate(w, c.target.info().size_bytes, c.target.info().logical_block_size);
   if (!valid) return valid.error();

@@ -38,7 +38,7 @@ WorkloadRecord run_test_workload(const WorkloadContext& c);
 
 // The steps the workload runners share (runner/run/matrix_run.cpp too):
 // one engine run of the test's workload c.index, watched, its stalls recorded;
-Result<Measurement> run_step(const WorkloadContext& c, const Workload& w, Phase phase, std::string detail,
+Result<Measurement> run_step(const WorkloadContext& c, const Workload& w, Phase phase, const std::string& detail,
                              std::function<bool(const IntervalSample&)> until = {});
 // "randrw 4.0 KiB QD32 x4 70% read";
 std::string describe(const Workload& w);
