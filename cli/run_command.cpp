@@ -28,6 +28,7 @@
 #include "runner/report/report_text.hpp"
 #include "runner/run/purge.hpp"
 #include "runner/run/suite_run.hpp"
+#include "suites/cloud_profile.hpp"
 #include "suites/profile.hpp"
 #include "suites/profile_match.hpp"
 #include "suites/suite.hpp"
@@ -49,6 +50,7 @@ struct RunCliOptions {
   std::string precondition_limit;
   std::string duration;
   std::vector<std::string> rate_caps;  // DEV=IOPS
+  std::string host_cap;                // iops=N,mbps=M: the VM's limit over all its disks
   std::string scratch_size = "1g";
   std::string directory;  // --directory: a test file of our own there
   std::string file_size = "1g";
@@ -165,9 +167,21 @@ int run_suite_command(const RunCliOptions& o) {
     if (!all) return fail(all.error());
     shipped = std::move(*all);
   } else if (!ropts.measurement_only) {
-    auto p = suites::resolve_profile(o.profile);
-    if (!p) return fail(p.error());
-    named = std::move(*p);
+    // Checked here, before any device is touched; a cloud family is sized per device below.
+    auto args = suites::parse_profile_args(o.profile);
+    if (!args) return fail(args.error());
+    if (!suites::is_cloud_family(args->name)) {
+      std::string reason;
+      auto p = suites::resolve_profile_for(o.profile, devices::Device{}, reason);
+      if (!p) return fail(p.error());
+      named = std::move(*p);
+    }
+  }
+  std::optional<suites::HostCap> host_cap;
+  if (!o.host_cap.empty()) {
+    auto cap = suites::parse_host_cap(o.host_cap);
+    if (!cap) return fail(cap.error());
+    host_cap = *cap;
   }
 
   // Targets: named devices, or a scratch target created here.
@@ -262,8 +276,18 @@ int run_suite_command(const RunCliOptions& o) {
     } else if (named) {
       dp.profile = named;
       dp.profile_reason = "named on the command line (" + named->file + ")";
+    } else if (o.profile != "auto") {
+      auto p = suites::resolve_profile_for(o.profile, dp.device, dp.profile_reason);
+      if (!p) return fail(p.error());
+      dp.profile = std::move(*p);
     } else {
       dp.profile = suites::match_profile(dp.device, shipped, dp.profile_reason);
+    }
+    if (host_cap && dp.profile) {
+      std::string bound;
+      suites::apply_host_cap(*dp.profile, *host_cap, bound);
+      dp.profile_reason += bound.empty() ? fmt::format("; host cap {} did not bind: the disk's own limits are lower", host_cap->text)
+                                         : fmt::format("; host cap {} binds: {}", host_cap->text, bound);
     }
     if (auto it = caps->find(path); it != caps->end()) dp.rate_cap_iops = it->second;
     plan.devices.push_back(std::move(dp));
@@ -332,13 +356,19 @@ Action register_run(CLI::App& app) {
   run->add_option("--suite", o->suite, "quick | acceptance | snia-iops | burnin | FILE")->required();
   run->add_option("--device,-d", o->devices, "Device (or file) to test; repeat for several");
   run->add_flag("--all", o->all, "Every unprotected disk 'diskvet list' shows (writes still need --destroy-data)");
-  run->add_option("--profile", o->profile, "NAME | FILE | auto (match by model and size) | none (measure only, judge no limits)")->capture_default_str();
+  run->add_option("--profile", o->profile,
+                  "NAME | FILE | FAMILY:KEY=VALUE,... (cloud volumes, e.g. aws-gp3:iops=6000,mbps=250) | auto (match by model and size, "
+                  "or the cloud volume the guest sees) | none (measure only, judge no limits)")
+      ->capture_default_str();
   run->add_option("--destroy-data", o->destroy, "Consent to overwrite: serial, WWN, SERIAL/NSID, /dev path or all-unprotected");
   run->add_option("--out,-o", o->out,
                   "Report file (default: diskvet-report-SUITE-TIME.json here); a device node, a directory or a link to one is refused");
   run->add_flag("--parallel", o->parallel, "Test the devices at the same time (shelves); default is one after another");
   run->add_option("--precondition-limit", o->precondition_limit, "Cap preconditioning at this time (the report says how much was written)");
   run->add_option("--duration", o->duration, "Measurement window of every timed workload (and at most each steady-state round); full passes run to their size");
+  run->add_option("--host-cap", o->host_cap,
+                  "The host's (VM's) uncached disk limit, iops=N,mbps=M (MB/s): caps every IOPS and MB/s floor of the profile; "
+                  "the report says which limit bound each");
   run->add_option("--rate-cap", o->rate_caps, "Lab: cap DEV at IOPS total to emulate a slower device (DEV=IOPS)");
   run->add_option("--scratch-size", o->scratch_size, "Size of the scratch target when no device is named")->capture_default_str();
   run->add_option("--directory", o->directory,
