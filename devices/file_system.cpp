@@ -2,6 +2,7 @@
 #include "devices/file_system.hpp"
 
 #include <sys/stat.h>
+#include <sys/statfs.h>
 #include <sys/sysmacros.h>
 
 #include <fmt/format.h>
@@ -20,6 +21,26 @@ bool holds(const std::string& mountpoint, const std::string& path) {
   if (mountpoint == "/") return !path.empty() && path[0] == '/';
   return path == mountpoint || (path.size() > mountpoint.size() && path.compare(0, mountpoint.size(), mountpoint) == 0 &&
                                 path[mountpoint.size()] == '/');
+}
+
+// statfs(2) f_type of the file systems a test file is likely on, for when mountinfo does not show
+// the mount (a chroot whose root is a directory of a larger mount).
+std::string fstype_of_magic(unsigned long magic) {
+  switch (magic) {
+    case 0xEF53: return "ext2/3/4";
+    case 0x58465342: return "xfs";
+    case 0x9123683E: return "btrfs";
+    case 0x6969: return "nfs";
+    case 0x01021994: return "tmpfs";
+    case 0x794C7630: return "overlay";
+    case 0x65735546: return "fuse";
+    case 0xFF534D42: return "cifs";
+    case 0x2FC12FC1: return "zfs";
+    case 0x47504653: return "gpfs";
+    case 0x0BD00BD0: return "lustre";
+    case 0x00C36400: return "ceph";
+    default: return fmt::format("unknown (statfs type {:#x})", magic);
+  }
 }
 
 uint64_t to_u64(const std::string& s) {
@@ -82,8 +103,16 @@ Result<FileSystemFacts> file_system_of_path(const std::string& path, const HostP
   if (ec) canonical = path;
   std::string dev_id = fmt::format("{}:{}", major(st.st_dev), minor(st.st_dev));
   auto f = file_system_of(dev_id, canonical, parse_mountinfo(read_raw(host.proc / "self" / "mountinfo")));
-  if (!f) return runtime_error(path, fmt::format("no mount of device {} in mountinfo", dev_id));
-  return *f;
+  if (f) return *f;
+  // Not in this process's mount table (a chroot): the type from statfs, the rest unknown, and said so.
+  struct statfs sf{};
+  if (::statfs(path.c_str(), &sf) != 0) return system_error(path, "cannot statfs", errno);
+  FileSystemFacts g;
+  g.fstype = fstype_of_magic(static_cast<unsigned long>(sf.f_type));
+  g.source = "unknown";
+  g.mountpoint = fmt::format("unknown (device {} is not in /proc/self/mountinfo, as in a chroot)", dev_id);
+  g.mount_options = "unknown";
+  return g;
 }
 
 std::string describe(const FileSystemFacts& f) {

@@ -1,7 +1,11 @@
 // The file system of a file target, from mountinfo text: type, source, options, NFS server and sizes.
 #include <gtest/gtest.h>
 
+#include <unistd.h>
+
 #include <boost/json.hpp>
+#include <filesystem>
+#include <fstream>
 
 #include "devices/device_json.hpp"
 #include "devices/file_system.hpp"
@@ -81,6 +85,22 @@ TEST(FileSystem, SurvivesTheReportRoundTrip) {
   EXPECT_EQ(back.file_system->nfs_wsize_bytes, 262144u);
   EXPECT_FALSE(back.file_system->direct_io);
   EXPECT_FALSE(boost::json::value_to<Device>(boost::json::value_from(Device{})).file_system);
+}
+
+TEST(FileSystem, AFileWhoseMountIsNotShownStillGetsItsTypeAndSaysWhatIsUnknown) {
+  // A chroot's mountinfo leaves out the mount its root is a directory of: here, an empty table.
+  namespace fs = std::filesystem;
+  fs::path fake = fs::temp_directory_path() / ("diskvet-fs-test-" + std::to_string(::getpid()));
+  fs::create_directories(fake / "self");
+  std::ofstream(fake / "self" / "mountinfo") << "";
+  HostPaths host;
+  host.proc = fake;
+  auto f = file_system_of_path(fake.string(), host);
+  fs::remove_all(fake);
+  ASSERT_TRUE(f) << f.error().message();
+  EXPECT_FALSE(f->fstype.empty());
+  EXPECT_NE(f->mountpoint.find("not in /proc/self/mountinfo"), std::string::npos) << f->mountpoint;
+  EXPECT_EQ(f->source, "unknown");
 }
 
 }  // namespace
