@@ -252,6 +252,7 @@ Result<CloudSpec> cloud_spec(const ProfileArgs& a, uint64_t size_bytes) {
     if (auto ok = check_keys(a, {"size"}); !ok) return ok.error();
     auto gib = size_gib(a, size_bytes);
     if (!gib) return gib.error();
+    if (*gib < 1) return usage_error("--profile " + a.name, fmt::format("{:.3f} GiB is below gp2's smallest volume, 1 GiB", *gib));
     s.title = fmt::format("AWS EBS gp2 ({:.0f} GiB)", *gib);
     s.iops = std::min(16000.0, 3 * std::floor(*gib));
     s.iops_source = fmt::format("{}: 3 x {:.0f} GiB", kGp2, std::floor(*gib));
