@@ -2,9 +2,12 @@
 // which family --profile auto picks from what the guest sees.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include "suites/cloud_identity.hpp"
 #include "suites/cloud_profile.hpp"
 #include "suites/profile_match.hpp"
+#include "suites/suite.hpp"
 
 namespace {
 
@@ -157,6 +160,23 @@ TEST(CloudProfile, HostCapBindsOnlyWhereItIsLower) {
   EXPECT_TRUE(bound.empty()) << bound;
   EXPECT_EQ(find_limit(q, "max-iops", MetricKind::iops)->limit.value, 500);
   for (const char* bad : {"", "iops=", "iops=-1", "cpu=4", "iops=1e999"}) EXPECT_FALSE(parse_host_cap(bad)) << bad;
+}
+
+TEST(CloudProfile, TheBurstSuiteMeasuresOnlyAfterEveryPublishedBurstIsSpent) {
+  auto suite = builtin_suite("cloud-burst");
+  ASSERT_TRUE(suite) << suite.error().message();
+  ASSERT_FALSE(suite->tests.empty());
+  ASSERT_EQ(suite->tests[0].id, "max-iops") << "the burst is spent by the first test";
+  const double ramp_s = suite->tests[0].workloads.at(0).ramp_s;
+  for (const auto& s : {spec("azure-premium-ssd:tier=P1"), spec("azure-premium-ssd:tier=P20"), spec("azure-standard-ssd:tier=E30"),
+                        spec("aws-gp2", 100 * kGiB)}) {
+    ASSERT_TRUE(s.burst_s) << s.title;
+    EXPECT_GT(ramp_s, *s.burst_s) << s.title << ": the measurement window opens inside the burst";
+  }
+  // Every test the cloud profiles judge is in the suite: nothing is left NOT EVALUATED.
+  Profile p = cloud_profile(spec("azure-premium-ssd:tier=P10"));
+  for (const auto& t : p.tests)
+    EXPECT_TRUE(std::any_of(suite->tests.begin(), suite->tests.end(), [&](const auto& st) { return st.id == t.test_id; })) << t.test_id;
 }
 
 diskvet::devices::Device disk(const std::string& vendor, const std::string& model, uint64_t size_bytes) {
