@@ -128,3 +128,40 @@ TEST_F(FileTarget, RefusesWhatIsNotADirectoryAndTargetsNamedTwice) {
 }
 
 }  // namespace
+
+namespace {
+
+// ramfs has no direct I/O: a --directory file there runs buffered, and the report says so.
+TEST(FileTargetBuffered, AFileSystemWithoutODirectRunsBufferedAndSaysSo) {
+  if (::geteuid() != 0) GTEST_SKIP() << "needs root to mount ramfs";
+  std::string tmpl = "/tmp/diskvet-ramfs-XXXXXX";
+  ASSERT_NE(::mkdtemp(tmpl.data()), nullptr);
+  fs::path mnt = tmpl;
+  auto m = diskvet::test::run_command({"mount", "-t", "ramfs", "ramfs", mnt.string()});
+  if (m.exit_code != 0) {
+    fs::remove(mnt);
+    GTEST_SKIP() << "cannot mount ramfs: " << m.out;
+  }
+  fs::path work = fs::current_path() / fmt::format("diskvet-ramfs-work-{}", ::getpid());
+  fs::create_directories(work);
+  std::ofstream(work / "suite.json") << kSuite;
+  auto r = diskvet::testing::run_command(
+      {"timeout", "120", DISKVET_BINARY, "run", "-q", "--suite", "suite.json", "--profile", "none", "--directory", mnt.string(), "--size", "64m",
+       "--out", "r.json"},
+      {.merge_output = true, .working_dir = work.string()});
+  std::vector<std::string> left = names_in(mnt);
+  std::string report = slurp(work / "r.json");
+  diskvet::test::run_command({"umount", mnt.string()});
+  fs::remove(mnt);
+  fs::remove_all(work);
+  ASSERT_EQ(r.exit_code, 0) << r.out;
+  EXPECT_NE(r.out.find("O_DIRECT REFUSED: buffered I/O, page cache included"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("the run used buffered I/O"), std::string::npos) << r.out;
+  auto doc = boost::json::parse(report).as_object();
+  const auto& fsys = doc.at("devices").as_array().at(0).at("identity").at("file_system").as_object();
+  EXPECT_EQ(fsys.at("fstype").as_string(), "ramfs");
+  EXPECT_FALSE(fsys.at("direct_io").as_bool());
+  EXPECT_TRUE(left.empty()) << "the test file was left behind";
+}
+
+}  // namespace
