@@ -9,6 +9,8 @@
 #include <memory>
 
 #include "cli/commands.hpp"
+#include "cli/test_file.hpp"
+#include "devices/file_system.hpp"
 #include "common/units.hpp"
 #include "devices/write_gate.hpp"
 #include "runner/io/engine.hpp"
@@ -46,6 +48,8 @@ struct IoOptions {
   uint32_t batch_submit = 1;
   std::string write_iolog;
   std::vector<std::string> destroy;
+  std::string directory;  // a test file of our own there instead of --filename
+  bool keep_file = false;
   bool json = false;
   bool quiet = false;
 };
@@ -134,7 +138,19 @@ Result<Workload> to_workload(const IoOptions& o) {
   return w;
 }
 
-Result<Target> open_io_target(const Workload& w, const IoOptions& o) {
+Result<Target> open_io_target(const Workload& w, const IoOptions& o, OwnedFile& owned) {
+  if (!o.directory.empty()) {
+    if (!o.filename.empty()) return usage_error("--directory", "and --filename name the target twice", "use one of them");
+    if (w.engine == BackendKind::null) return usage_error("--directory", "the null engine opens no file", "drop --directory or --engine null");
+    uint64_t want = w.offset_bytes + (w.size_bytes ? w.size_bytes : uint64_t{1} << 30);
+    auto t = create_test_file(o.directory, "io", want, o.keep_file, owned);
+    if (!t) return t.error();
+    if (!o.json && !o.quiet) {
+      std::fprintf(stderr, "diskvet: test file %s (%s, %s): %s\n", owned.path().c_str(), format_bytes(want).c_str(),
+                   o.keep_file ? "kept afterwards" : "removed afterwards", devices::describe(t->file_system).c_str());
+    }
+    return std::move(t->target);
+  }
   if (w.engine == BackendKind::null) {
     uint64_t size = w.size_bytes ? w.offset_bytes + w.size_bytes : uint64_t{1} << 40;
     return Target::null(size);
@@ -152,7 +168,8 @@ Result<Target> open_io_target(const Workload& w, const IoOptions& o) {
 int run_io(const IoOptions& o) {
   auto w = to_workload(o);
   if (!w) return fail(w.error());
-  auto target = open_io_target(*w, o);
+  OwnedFile owned;  // --directory: the test file, removed when this returns unless --keep-file
+  auto target = open_io_target(*w, o, owned);
   if (!target) return fail(target.error());
   auto valid = validate(*w, target->info().size_bytes, target->info().logical_block_size);
   if (!valid) return fail(valid.error());
@@ -199,6 +216,7 @@ Action register_io(CLI::App& app) {
       "  diskvet io --filename /dev/nvme0n1 --rw randread --bs 4k --iodepth 32 --runtime 30s\n"
       "  diskvet io --filename scratch.img --size 1g --rw randrw --rwmixread 70 --bs 8k --iodepth 16 --json\n"
       "  diskvet io --engine null --rw randread --iodepth 32      (the tool's own cost per I/O)\n"
+      "  diskvet io --directory /mnt/share --size 4g --rw randread --iodepth 32   (a test file of its own on a volume)\n"
       "Latency is total latency: from just before submission to the reaped completion (fio's 'lat').\n"
       "Every write carries data no other write carries (fio's refill_buffers), so a device that compresses or\n"
       "deduplicates cannot flatter the numbers; --buffer-compress-percentage and --dedupe-percentage ask for less.\n"
@@ -246,6 +264,9 @@ Action register_io(CLI::App& app) {
   io->add_option("--write-iolog,--write_iolog", o->write_iolog,
                  "Write every I/O issued to this file in fio's iolog v3 format, one section per job (for checking; "
                  "costs 16 bytes of memory per I/O)");
+  io->add_option("--directory", o->directory,
+                 "Create a test file of diskvet's own in this directory (--offset + --size, default 1g), fill it, remove it afterwards");
+  io->add_flag("--keep-file", o->keep_file, "Keep the --directory test file afterwards");
   io->add_option("--destroy-data", o->destroy, "Consent to overwrite: serial, WWN, /dev path or all-unprotected");
   io->add_flag("--json", o->json, "fio-compatible JSON on stdout");
   io->add_flag("--quiet,-q", o->quiet, "No progress line");

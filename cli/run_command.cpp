@@ -14,6 +14,8 @@
 
 #include "cli/commands.hpp"
 #include "cli/run_progress.hpp"
+#include "cli/test_file.hpp"
+#include "devices/file_system.hpp"
 #include "common/units.hpp"
 #include "devices/discovery.hpp"
 #include "devices/health.hpp"
@@ -26,6 +28,7 @@
 #include "runner/report/report_text.hpp"
 #include "runner/run/purge.hpp"
 #include "runner/run/suite_run.hpp"
+#include "suites/cloud_profile.hpp"
 #include "suites/profile.hpp"
 #include "suites/profile_match.hpp"
 #include "suites/suite.hpp"
@@ -47,7 +50,11 @@ struct RunCliOptions {
   std::string precondition_limit;
   std::string duration;
   std::vector<std::string> rate_caps;  // DEV=IOPS
+  std::string host_cap;                // iops=N,mbps=M: the VM's limit over all its disks
   std::string scratch_size = "1g";
+  std::string directory;  // --directory: a test file of our own there
+  std::string file_size = "1g";
+  bool keep_file = false;
   std::string verify_memory = "512m";
   bool quiet = false;
 };
@@ -60,13 +67,7 @@ Result<devices::Device> describe(const std::string& path) {
   if (S_ISBLK(st.st_mode)) return devices::find_device(path);
   auto t = Target::open(path, false);
   if (!t) return t.error();
-  devices::Device d;
-  d.path = path;
-  d.name = path;
-  d.model = "regular file";
-  d.size_bytes = t->info().size_bytes;
-  d.logical_block_size = t->info().logical_block_size;
-  return d;
+  return describe_file(path, t->info());
 }
 
 bool suite_writes(const suites::Suite& s) {
@@ -166,9 +167,21 @@ int run_suite_command(const RunCliOptions& o) {
     if (!all) return fail(all.error());
     shipped = std::move(*all);
   } else if (!ropts.measurement_only) {
-    auto p = suites::resolve_profile(o.profile);
-    if (!p) return fail(p.error());
-    named = std::move(*p);
+    // Checked here, before any device is touched; a cloud family is sized per device below.
+    auto args = suites::parse_profile_args(o.profile);
+    if (!args) return fail(args.error());
+    if (!suites::is_cloud_family(args->name)) {
+      std::string reason;
+      auto p = suites::resolve_profile_for(o.profile, devices::Device{}, reason);
+      if (!p) return fail(p.error());
+      named = std::move(*p);
+    }
+  }
+  std::optional<suites::HostCap> host_cap;
+  if (!o.host_cap.empty()) {
+    auto cap = suites::parse_host_cap(o.host_cap);
+    if (!cap) return fail(cap.error());
+    host_cap = *cap;
   }
 
   // Targets: named devices, or a scratch target created here.
@@ -178,7 +191,28 @@ int run_suite_command(const RunCliOptions& o) {
   std::string scratch_file;              // created by this run, removed at its end (RemoveFile below)
   std::optional<Target> scratch_target;  // its descriptor, from creation to the run
   RemoveFile remove_scratch;
+  OwnedFile test_file;  // --directory: removed at the end unless --keep-file
+  std::optional<devices::Device> test_file_device;
   std::vector<std::string> notes;
+  if (!o.directory.empty()) {
+    if (o.all || !paths.empty()) return fail(usage_error("--directory", "and --device/--all name the targets twice", "use one of them"));
+    auto size = parse_size(o.file_size);
+    if (!size || *size < (64u << 20)) return fail(usage_error("--size", fmt::format("'{}' is not a size of at least 64m", o.file_size), "e.g. 10g"));
+    auto t = create_test_file(o.directory, "test", *size, o.keep_file, test_file);
+    if (!t) return fail(t.error());
+    scratch_file = test_file.path();
+    test_file_device = describe_file(scratch_file, t->target.info());
+    test_file_device->file_system = t->file_system;
+    scratch_target.emplace(std::move(t->target));
+    paths.push_back(scratch_file);
+    notes.push_back(fmt::format("file target: created {} ({}, filled with data before the tests){}", scratch_file, format_bytes(*size),
+                                o.keep_file ? ", kept afterwards (--keep-file)" : ", removed afterwards"));
+    notes.push_back("file target: " + devices::describe(t->file_system));
+    if (!t->file_system.direct_io)
+      notes.push_back(fmt::format("file target: {} refused O_DIRECT; the run used buffered I/O and its numbers include the page cache",
+                                  t->file_system.fstype.empty() ? "the file system" : t->file_system.fstype));
+    notes.push_back("file target: no purge (a file is neither formatted nor discarded), no health, no namespace facts");
+  }
   if (o.all) {
     if (!paths.empty()) return fail(usage_error("--all", "and --device name the devices twice", "use one of them"));
     // Every disk discovery finds unprotected; protected ones are named in the report's notes.
@@ -219,7 +253,7 @@ int run_suite_command(const RunCliOptions& o) {
   const bool writable = suite_writes(*suite);
   // Every device passes the gate before the first I/O on any of them: one refusal stops the run.
   for (const auto& path : paths) {
-    auto dev = describe(path);
+    auto dev = test_file_device && path == scratch_file ? Result<devices::Device>(*test_file_device) : describe(path);
     if (!dev) return fail(dev.error());
     // One medium seen through several paths (one LUN without dm-multipath, one namespace through
     // two controllers) is tested once, through the first path.
@@ -242,8 +276,18 @@ int run_suite_command(const RunCliOptions& o) {
     } else if (named) {
       dp.profile = named;
       dp.profile_reason = "named on the command line (" + named->file + ")";
+    } else if (o.profile != "auto") {
+      auto p = suites::resolve_profile_for(o.profile, dp.device, dp.profile_reason);
+      if (!p) return fail(p.error());
+      dp.profile = std::move(*p);
     } else {
       dp.profile = suites::match_profile(dp.device, shipped, dp.profile_reason);
+    }
+    if (host_cap && dp.profile) {
+      std::string bound;
+      suites::apply_host_cap(*dp.profile, *host_cap, bound);
+      dp.profile_reason += bound.empty() ? fmt::format("; host cap {} did not bind: the disk's own limits are lower", host_cap->text)
+                                         : fmt::format("; host cap {} binds: {}", host_cap->text, bound);
     }
     if (auto it = caps->find(path); it != caps->end()) dp.rate_cap_iops = it->second;
     plan.devices.push_back(std::move(dp));
@@ -296,6 +340,7 @@ Action register_run(CLI::App& app) {
       "  diskvet run --suite quick                          (scratch target: a loop device on /dev/shm as root, else a file)\n"
       "  diskvet run --suite acceptance --device /dev/nvme0n1 --destroy-data S4EWNX0R123456 --profile auto\n"
       "  diskvet run --suite quick --device /dev/sdb --device /dev/sdc --destroy-data all-unprotected --parallel\n"
+      "  diskvet run --suite quick --directory /mnt/share --size 10g   (a test file of its own on a mounted volume)\n"
       "Write tests destroy data: each device must be named by --destroy-data (serial, WWN, /dev path or\n"
       "all-unprotected). Protected devices (mounted, held, swap, read-only, in use) are refused whatever the consent,\n"
       "and one refusal stops the run before any device is written. An existing file as --device is data: it is written\n"
@@ -311,15 +356,25 @@ Action register_run(CLI::App& app) {
   run->add_option("--suite", o->suite, "quick | acceptance | snia-iops | burnin | FILE")->required();
   run->add_option("--device,-d", o->devices, "Device (or file) to test; repeat for several");
   run->add_flag("--all", o->all, "Every unprotected disk 'diskvet list' shows (writes still need --destroy-data)");
-  run->add_option("--profile", o->profile, "NAME | FILE | auto (match by model and size) | none (measure only, judge no limits)")->capture_default_str();
+  run->add_option("--profile", o->profile,
+                  "NAME | FILE | FAMILY:KEY=VALUE,... (cloud volumes, e.g. aws-gp3:iops=6000,mbps=250) | auto (match by model and size, "
+                  "or the cloud volume the guest sees) | none (measure only, judge no limits)")
+      ->capture_default_str();
   run->add_option("--destroy-data", o->destroy, "Consent to overwrite: serial, WWN, SERIAL/NSID, /dev path or all-unprotected");
   run->add_option("--out,-o", o->out,
                   "Report file (default: diskvet-report-SUITE-TIME.json here); a device node, a directory or a link to one is refused");
   run->add_flag("--parallel", o->parallel, "Test the devices at the same time (shelves); default is one after another");
   run->add_option("--precondition-limit", o->precondition_limit, "Cap preconditioning at this time (the report says how much was written)");
   run->add_option("--duration", o->duration, "Measurement window of every timed workload (and at most each steady-state round); full passes run to their size");
+  run->add_option("--host-cap", o->host_cap,
+                  "The host's (VM's) uncached disk limit, iops=N,mbps=M (MB/s): caps every IOPS and MB/s floor of the profile; "
+                  "the report says which limit bound each");
   run->add_option("--rate-cap", o->rate_caps, "Lab: cap DEV at IOPS total to emulate a slower device (DEV=IOPS)");
   run->add_option("--scratch-size", o->scratch_size, "Size of the scratch target when no device is named")->capture_default_str();
+  run->add_option("--directory", o->directory,
+                  "Test a mounted volume through a file of diskvet's own in this directory (created, filled, removed afterwards)");
+  run->add_option("--size", o->file_size, "Size of the test file with --directory")->capture_default_str();
+  run->add_flag("--keep-file", o->keep_file, "Keep the --directory test file after the run");
   run->add_option("--verify-memory", o->verify_memory,
                   "Memory for verification state, the whole run (split over devices in parallel); large devices get coarser state, see README")
       ->capture_default_str();

@@ -5,6 +5,7 @@
 
 #include "cli/commands.hpp"
 #include "common/units.hpp"
+#include "suites/cloud_profile.hpp"
 #include "suites/profile.hpp"
 #include "suites/suite.hpp"
 
@@ -32,6 +33,20 @@ int list_suites() {
     std::string match = p->template_only ? "never matched (template)" : (p->match.model_regex.empty() ? "not matched automatically" : "model " + p->match.model_regex);
     out += fmt::format("\n  {}  ({})\n    {}\n    source: {}\n", p->name, match, p->description, p->source);
   }
+  out += "\nCloud volume families (--profile FAMILY[:KEY=VALUE,...]; --profile auto picks the Azure family from what the guest sees):\n";
+  for (const auto& family : suites::cloud_family_names()) {
+    std::string params;
+    if (family == "azure-premium-ssd" || family == "azure-standard-ssd") params = "tier=P30|E30 or size= (else the disk's size), iops=, mbps= (MB/s)";
+    else if (family == "azure-premium-ssd-v2") params = "iops= (3000), mbps= (125 MB/s)";
+    else if (family == "azure-ultra") params = "iops=, mbps= (MB/s), both required";
+    else if (family == "aws-gp3") params = "iops= (3000), mbps= (125 MiB/s)";
+    else if (family == "aws-gp2") params = "size= (else the disk's size): 3 IOPS per GiB";
+    else if (family == "aws-io1" || family == "aws-io2") params = "iops= required, mbps= (MiB/s)";
+    else params = "size= (else the disk's size), iops=, mbps= (MiB/s)";
+    out += fmt::format("  {:<22} {}\n", family, params);
+  }
+  out += "  Each limit carries the provider's document and date; latency limits only where the provider publishes one, as a\n"
+         "  design target. --host-cap iops=N,mbps=M caps them at the VM's limit.\n";
   std::fputs(out.c_str(), stdout);
   return 0;
 }

@@ -52,6 +52,21 @@ struct NvmeFacts {
   std::vector<std::string> firmware_slots;  // revisions in slots 1..7; "" when empty
 };
 
+// The file system a file target lives on, from /proc/self/mountinfo (file_system.cpp): what the
+// report names for a test file on a mounted volume. NFS fields are filled only for nfs and nfs4.
+struct FileSystemFacts {
+  std::string mountpoint;
+  std::string fstype;         // "ext4", "xfs", "nfs4", ...
+  std::string source;         // "/dev/sdb1", "server:/export"
+  std::string mount_options;  // per-mount: "rw,relatime"
+  std::string super_options;  // per-superblock: "rw,vers=4.2,rsize=1048576,..."
+  std::string nfs_server;     // addr= of the superblock options, else the host part of the source
+  std::string nfs_version;    // vers=
+  uint64_t nfs_rsize_bytes = 0;
+  uint64_t nfs_wsize_bytes = 0;
+  bool direct_io = true;      // false: the file system refused O_DIRECT and the run used the page cache
+};
+
 struct Device {
   std::string path;  // /dev/nvme0n1
   std::string name;  // nvme0n1
@@ -86,6 +101,7 @@ struct Device {
   bool protection_overridable = false;
   Health health;
   std::optional<NvmeFacts> nvme;  // NVMe devices whose controller answered Identify
+  std::optional<FileSystemFacts> file_system;  // file targets: the volume the file is on
 };
 
 std::string_view to_string(DeviceKind k);

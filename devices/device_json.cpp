@@ -146,6 +146,15 @@ void tag_invoke(json::value_from_tag, json::value& v, const Device& d) {
   o["protection_overridable"] = d.protection_overridable;
   o["health"] = json::value_from(d.health);
   if (d.nvme) o["nvme"] = json::value_from(*d.nvme);
+  if (d.file_system) {
+    const FileSystemFacts& f = *d.file_system;
+    json::object fs{{"mountpoint", f.mountpoint},       {"fstype", f.fstype},           {"source", f.source},
+                    {"mount_options", f.mount_options}, {"super_options", f.super_options}, {"direct_io", f.direct_io}};
+    if (!f.nfs_server.empty() || f.nfs_rsize_bytes || f.nfs_wsize_bytes)
+      fs["nfs"] = json::object{{"server", f.nfs_server}, {"version", f.nfs_version}, {"rsize_bytes", f.nfs_rsize_bytes},
+                               {"wsize_bytes", f.nfs_wsize_bytes}};
+    o["file_system"] = std::move(fs);
+  }
   v = std::move(o);
 }
 
@@ -221,6 +230,23 @@ Device tag_invoke(json::value_to_tag<Device>, const json::value& v) {
   d.protection_reasons = get_strings(*o, "protection_reasons");
   get_plain(*o, "protection_overridable", d.protection_overridable);
   if (auto* h = o->if_contains("health")) d.health = json::value_to<Health>(*h);
+  if (const auto* fsv = o->if_contains("file_system"); fsv && fsv->is_object()) {
+    const json::object& fo = fsv->get_object();
+    FileSystemFacts f;
+    get_text(fo, "mountpoint", f.mountpoint);
+    get_text(fo, "fstype", f.fstype);
+    get_text(fo, "source", f.source);
+    get_text(fo, "mount_options", f.mount_options);
+    get_text(fo, "super_options", f.super_options);
+    get_plain(fo, "direct_io", f.direct_io);
+    if (const auto* n = fo.if_contains("nfs"); n && n->is_object()) {
+      get_text(n->get_object(), "server", f.nfs_server);
+      get_text(n->get_object(), "version", f.nfs_version);
+      get_plain(n->get_object(), "rsize_bytes", f.nfs_rsize_bytes);
+      get_plain(n->get_object(), "wsize_bytes", f.nfs_wsize_bytes);
+    }
+    d.file_system = std::move(f);
+  }
   return d;
 }
 

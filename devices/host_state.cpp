@@ -59,14 +59,14 @@ std::vector<MountEntry> parse_mountinfo(std::string_view text) {
   std::istringstream lines{std::string(text)};
   for (std::string line; std::getline(lines, line);) {
     std::istringstream in(line);
-    std::string id, parent, devno, root, mountpoint;
-    if (!(in >> id >> parent >> devno >> root >> mountpoint)) continue;
-    MountEntry e{devno, unescape_octal(mountpoint), {}, {}};
+    std::string id, parent, devno, root, mountpoint, options;
+    if (!(in >> id >> parent >> devno >> root >> mountpoint >> options)) continue;
+    MountEntry e{devno, unescape_octal(mountpoint), {}, {}, options, {}};
     // Optional fields end at a lone "-"; then fstype and source.
     for (std::string field; in >> field;)
       if (field == "-") {
         std::string source;
-        in >> e.fstype >> source;
+        in >> e.fstype >> source >> e.super_options;
         e.source = unescape_octal(source);
         break;
       }

@@ -15,7 +15,9 @@ struct MountEntry {
   std::string dev_id;      // "major:minor" as mountinfo says (anonymous 0:N for btrfs, overlay)
   std::string mountpoint;  // octal escapes decoded
   std::string fstype;
-  std::string source;      // "/dev/sda1", "tmpfs", ...
+  std::string source;      // "/dev/sda1", "tmpfs", "server:/export", ...
+  std::string mount_options;  // per-mount options: "rw,relatime"
+  std::string super_options;  // per-superblock options: "rw,vers=4.2,rsize=1048576,addr=10.0.0.5"
 };
 
 // /proc/self/mountinfo (proc(5)): "36 35 98:0 /mnt1 /mnt2 rw,noatime master:1 - ext3 /dev/root rw".

@@ -69,13 +69,20 @@ Status fill_file(int fd, const std::string& path, uint64_t from, uint64_t to) {
 
 }  // namespace
 
-Result<Target> Target::adopt(UniqueFd fd, const std::string& path, bool writable) {
+Result<Target> Target::adopt(UniqueFd fd, const std::string& path, bool writable, bool allow_buffered) {
   int flags = fcntl(fd.get(), F_GETFL);
   if (flags < 0) return system_error(path, "bad descriptor", errno);
-  if (!(flags & O_DIRECT) && fcntl(fd.get(), F_SETFL, flags | O_DIRECT) != 0)
-    return system_error(path, "refuses O_DIRECT", errno, "use a file system or device that supports direct I/O (tmpfs does not)");
+  bool direct = true;
+  if (!(flags & O_DIRECT) && fcntl(fd.get(), F_SETFL, flags | O_DIRECT) != 0) {
+    struct stat st{};
+    const int e = errno;
+    if (!(allow_buffered && e == EINVAL && ::fstat(fd.get(), &st) == 0 && S_ISREG(st.st_mode)))
+      return system_error(path, "refuses O_DIRECT", e, "use a file system or device that supports direct I/O (tmpfs does not)");
+    direct = false;
+  }
   auto info = probe_fd(fd.get(), path);
   if (!info) return info.error();
+  info->direct = direct;
   Target t;
   t.info_ = std::move(*info);
   t.fd_ = std::move(fd);
@@ -83,7 +90,7 @@ Result<Target> Target::adopt(UniqueFd fd, const std::string& path, bool writable
   return t;
 }
 
-Result<Target> Target::lay_out(UniqueFd created, std::string path, uint64_t size_bytes, bool writable) {
+Result<Target> Target::lay_out(UniqueFd created, const std::string& path, uint64_t size_bytes, bool writable, bool allow_buffered) {
   // On failure remove what this process created, and only that: the name must still be its inode.
   struct stat mine{};
   const bool known = ::fstat(created.get(), &mine) == 0;
@@ -96,7 +103,7 @@ Result<Target> Target::lay_out(UniqueFd created, std::string path, uint64_t size
     remove_created();
     return filled.error();
   }
-  auto t = adopt(std::move(created), path, writable);
+  auto t = adopt(std::move(created), path, writable, allow_buffered);
   if (!t) remove_created();  // e.g. a file system without O_DIRECT
   return t;
 }
@@ -156,7 +163,7 @@ Target Target::null(uint64_t size_bytes, uint32_t lbs) {
 
 Result<UniqueFd> Target::reopen() const {
   std::string self = fmt::format("/proc/self/fd/{}", fd_.get());
-  int flags = (writable_ ? O_RDWR : O_RDONLY) | O_DIRECT | O_CLOEXEC;
+  int flags = (writable_ ? O_RDWR : O_RDONLY) | (info_.direct ? O_DIRECT : 0) | O_CLOEXEC;
   UniqueFd fd(::open(self.c_str(), flags));
   if (!fd.valid()) {
     // /proc may be absent in a minimal environment: share the anchor's open file instead.

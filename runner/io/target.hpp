@@ -19,12 +19,15 @@ struct TargetInfo {
   uint64_t size_bytes = 0;
   uint32_t logical_block_size = 512;
   uint32_t physical_block_size = 512;
+  bool direct = true;  // false only for a file adopted with allow_buffered on a file system without O_DIRECT
 };
 
 class Target {
  public:
-  // Takes ownership of an open descriptor (O_DIRECT is added if missing) and probes it.
-  static Result<Target> adopt(UniqueFd fd, const std::string& path, bool writable);
+  // Takes ownership of an open descriptor (O_DIRECT is added if missing) and probes it. With
+  // allow_buffered a regular file whose file system refuses O_DIRECT (EINVAL) is kept buffered and
+  // info().direct says so; otherwise that is an error.
+  static Result<Target> adopt(UniqueFd fd, const std::string& path, bool writable, bool allow_buffered = false);
   // Opens a path for reading, or for writing when `writable`. A regular file that does not exist is
   // created (O_EXCL, never through a link) with `min_size_bytes` and filled with data first, so
   // reads are never served from holes; an existing file is never grown. For writing, an existing
@@ -34,14 +37,14 @@ class Target {
   static Result<Target> open(const std::string& path, bool writable, uint64_t min_size_bytes = 0);
   // A file this process has just created (a grant with `created`): laid out with `size_bytes` of
   // data, then adopted. If laying it out fails the file is removed again.
-  static Result<Target> lay_out(UniqueFd created, std::string path, uint64_t size_bytes, bool writable);
+  static Result<Target> lay_out(UniqueFd created, const std::string& path, uint64_t size_bytes, bool writable, bool allow_buffered = false);
   // A target for the null backend: nothing is opened.
   static Target null(uint64_t size_bytes, uint32_t logical_block_size = 512);
 
   const TargetInfo& info() const { return info_; }
   bool writable() const { return writable_; }
   bool is_null() const { return !fd_.valid(); }
-  // A new descriptor on the same open file, O_DIRECT, for one job.
+  // A new descriptor on the same open file, O_DIRECT (unless info().direct is false), for one job.
   Result<UniqueFd> reopen() const;
 
  private:

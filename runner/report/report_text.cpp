@@ -134,6 +134,14 @@ std::string render_report_text(const json::object& r) {
     out += fmt::format("\n{} ({}{}{}), tested {} of {}\n", str(dev, "path"), ident.empty() ? "unknown model" : ident,
                        str(dev, "kind").empty() ? "" : ", ", str(dev, "kind"), format_bytes(bytes(dev, "tested_bytes")),
                        format_bytes(bytes(dev, "size_bytes")));
+    if (const json::value* fsp = at(obj(dev, "identity"), "file_system"); fsp && fsp->is_object()) {
+      const json::value& fsv = *fsp;
+      out += fmt::format("  file system: {} {} at {} ({}){}\n", str(fsv, "fstype"), str(fsv, "source"), str(fsv, "mountpoint"),
+                         str(fsv, "mount_options"), flag(fsv, "direct_io") ? ", O_DIRECT" : ", O_DIRECT REFUSED: buffered I/O, page cache included");
+      if (const json::value* nfs = at(fsv, "nfs"); nfs && nfs->is_object())
+        out += fmt::format("  NFS: server {}, vers {}, rsize {}, wsize {}\n", str(*nfs, "server"), str(*nfs, "version"),
+                           format_bytes(bytes(*nfs, "rsize_bytes")), format_bytes(bytes(*nfs, "wsize_bytes")));
+    }
     const json::value& prof = obj(dev, "profile");
     out += fmt::format("  profile: {} - {}\n", str(prof, "name").empty() ? "none" : str(prof, "name"), str(prof, "reason"));
     const json::value& health = obj(dev, "health");

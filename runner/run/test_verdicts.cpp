@@ -67,6 +67,8 @@ std::vector<MetricVerdict> judge_test(const TestRecord& test, const suites::Test
       }
       out.push_back(judge(test.id, name, ml.limit, measure(rec->result, scope, ml.metric.kind), validity_of(*rec, scope, trust),
                           fmt::format("the {} workload measured no {} I/O", to_string(rec->workload.rw), to_string(scope))));
+      // Where the number comes from (a datasheet, a cloud provider's table, a host cap that bound it).
+      if (!ml.source.empty()) out.back().reason += " [limit: " + ml.source + "]";
     }
   }
   return out;

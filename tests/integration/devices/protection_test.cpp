@@ -206,7 +206,7 @@ TEST(Protection, GrantHoldsTheDeviceExclusivelyWhileItLives) {
   // Discovery leaves out this process's own hold (a running suite), and never claims the device.
   // (Before the fork below: the child inherits the grant's descriptor and is another writer.)
   auto listed = find_device(loop.path());
-  ASSERT_TRUE(listed);
+  ASSERT_TRUE(listed) << listed.error().message();
   EXPECT_FALSE(listed->is_protected) << listed->protection_reasons.at(0);
   ExclusiveHolder second(loop.path());
   EXPECT_FALSE(second.ok()) << "another process got O_EXCL while the grant was held";
@@ -221,7 +221,7 @@ TEST(Protection, ListShowsAnotherProgramWritingTheDevice) {
   test::OpenHolder writer(loop.path(), O_RDWR);
   ASSERT_TRUE(writer.ok());
   auto listed = find_device(loop.path());
-  ASSERT_TRUE(listed);
+  ASSERT_TRUE(listed) << listed.error().message();
   EXPECT_TRUE(listed->is_protected);
   std::string want = fmt::format("is open for writing by pid {}", writer.pid());
   EXPECT_TRUE(std::any_of(listed->protection_reasons.begin(), listed->protection_reasons.end(),
