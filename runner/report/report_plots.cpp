@@ -183,8 +183,10 @@ std::pair<Plot, Plot> timeline_plots(const json::value& w, const json::value& te
   for (const auto& s : arr(obj(device, "watchdog"), "stalls"))
     if (str(s, "test") == id) {
       const std::string label = fmt::format("stall {}", human::duration_s(num(s, "out_s")));
-      iops.vlines.push_back({measured_at + num(s, "submit_s"), label, "#a00"});
-      lat.vlines.push_back({measured_at + num(s, "submit_s"), label, "#a00"});
+      // submit_s counts from the workload's start, its ramp included.
+      const double x = std::max(0.0, measured_at - num(w, "ramp_s") + num(s, "submit_s"));
+      iops.vlines.push_back({x, label, "#a00"});
+      lat.vlines.push_back({x, label, "#a00"});
     }
   return {std::move(iops), std::move(lat)};
 }

@@ -89,7 +89,7 @@ size_t plotted_points(const Plot& p) {
 }
 
 std::string render_svg(const Plot& p, int width, int height) {
-  const double l = 70, r = 20, t = 28, b = 44;
+  const double l = 70, r = 34, t = 28, b = 44;  // r: room for the last x label, centred on the edge
   const size_t n = plotted_points(p);
   std::string svg = fmt::format(
       "<svg class=\"plot\" data-plot=\"{}\" data-points=\"{}\" xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 {} {}\" width=\"{}\" "
