@@ -60,8 +60,9 @@ int run_fleet(const FleetCommandOptions& o) {
     if (!written) return fail(written.error());
     std::printf("%s: %s\n", &path == &o.html ? "html" : "csv", path.c_str());
   }
+  // FAIL and ERROR gate; a drive no profile judged (NOT-JUDGED) is listed, not a failure.
   for (const auto& r : f.rows)
-    if (r.device.verdict != "PASS" || !r.outliers.empty()) return 1;
+    if (r.device.verdict == "FAIL" || r.device.verdict == "ERROR" || !r.outliers.empty()) return 1;
   return 0;
 }
 
@@ -79,7 +80,7 @@ Action register_fleet(CLI::App& app) {
   cmd->footer(
       "Groups hold identical drives: same model, firmware and capacity. Max-IOPS is compared at the largest queue depth every drive of\n"
       "the group ran in its sweep, not at each drive's own knee.\n"
-      "Exit codes: 0 every drive PASSes and none is an outlier; 1 a drive does not PASS or is an outlier; 2 usage, or no report found.");
+      "Exit codes: 0 no drive FAILs or is an outlier; 1 a drive FAILs (or ERROR) or is an outlier; 2 usage, or no report found.");
   return [o] { return run_fleet(*o); };
 }
 

@@ -113,7 +113,7 @@ Comparison compare_reports(const ReportIndex& a, const ReportIndex& b, const Com
         if (m.regression)
           c.regressions.push_back(fmt::format("{}: {} {} {} {} is {} worse ({} -> {}; at most {} allowed)", device_name(*db), wa.test, wa.label, wa.direction,
                                               kind.label, human::change_pct(m.worse_pct).substr(1), format_metric(kind, m.a), format_metric(kind, m.b),
-                                              human::change_pct(*o.max_regression_pct).substr(1)));
+                                              (human::plain(*o.max_regression_pct) + "%")));
         p.metrics.push_back(m);
       }
     }
@@ -169,7 +169,7 @@ std::string compare_text(const std::vector<Comparison>& cs, const CompareOptions
     }
     for (const auto& u : c.unmatched) out += "  unmatched: " + u + "\n";
     if (c.regressions.empty())
-      out += fmt::format("\nno regression{}\n", o.max_regression_pct ? " beyond " + human::change_pct(*o.max_regression_pct).substr(1) : "");
+      out += fmt::format("\nno regression{}\n", o.max_regression_pct ? " beyond " + (human::plain(*o.max_regression_pct) + "%") : "");
     for (const auto& r : c.regressions) out += "REGRESSION: " + r + "\n";
     out += "\n";
   }

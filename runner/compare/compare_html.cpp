@@ -58,7 +58,7 @@ std::string compare_html(const std::vector<Comparison>& cs, const CompareOptions
   bool regressed = false;
   for (const auto& c : cs) regressed = regressed || !c.regressions.empty();
   h += fmt::format("<p>{}</p>", regressed ? verdict_badge("FAIL") + " regressions found"
-                                          : verdict_badge("PASS") + (o.max_regression_pct ? " no regression beyond " + esc(human::change_pct(*o.max_regression_pct).substr(1))
+                                          : verdict_badge("PASS") + (o.max_regression_pct ? " no regression beyond " + esc((human::plain(*o.max_regression_pct) + "%"))
                                                                                           : std::string(" no verdict got worse")));
   h += "<p class=\"meta\">Ratios are new / baseline. A change is <b>beyond noise</b> when it is larger than the interval-to-interval spread "
        "(coefficient of variation) either run measured; green is better, red worse.</p></header>";

@@ -29,7 +29,8 @@ window.addEventListener('load', () => {
   });
   const out = document.createElement('pre');
   out.id = 'probe';
-  out.textContent = JSON.stringify({plots, title: document.title, cards: document.querySelectorAll('.cards .card').length});
+  const overflow = document.documentElement.scrollWidth - window.innerWidth;  // > 0: the page scrolls sideways
+  out.textContent = JSON.stringify({plots, overflow, title: document.title, cards: document.querySelectorAll('.cards .card').length});
   document.body.appendChild(out);
 });
 </script>"""
@@ -59,13 +60,13 @@ def console_errors(stderr):
     return bad
 
 
-def probe(browser, html_path, work):
+def probe(browser, html_path, work, size="1280,1000"):
     with open(html_path, encoding="utf-8") as f:
         page = f.read()
     probed = os.path.join(work, os.path.basename(html_path) + ".probe.html")
     with open(probed, "w", encoding="utf-8") as f:
         f.write(page.replace("</body>", PROBE + "</body>"))
-    p = run_browser(browser, ["--window-size=1280,1000", "--virtual-time-budget=5000", "--dump-dom", "file://" + probed])
+    p = run_browser(browser, ["--window-size=" + size, "--virtual-time-budget=5000", "--dump-dom", "file://" + probed])
     m = re.search(r'<pre id="probe">(.*?)</pre>', p.stdout, re.S)
     result = json.loads(m.group(1).replace("&quot;", '"').replace("&amp;", "&").replace("&lt;", "<").replace("&gt;", ">")) if m else None
     return result, console_errors(p.stderr)
@@ -128,6 +129,23 @@ def check_page(browser, html_path, work, artifacts, name, expect_cards):
         problems.append(f"{name}: no screenshot written")
     elif png_ink(shot) < 0.02:
         problems.append(f"{name}: the screenshot is blank")
+    # On a phone (390 CSS pixels wide) the page does not scroll sideways: plots shrink, tables scroll.
+    phone, _ = probe(browser, html_path, work, "390,844")
+    if phone is None or phone["overflow"] > 0:
+        problems.append(f"{name}: on a 390 px wide screen the page is {phone and phone['overflow']} px too wide")
+    else:
+        run_browser(browser, ["--window-size=390,844", "--screenshot=" + os.path.join(artifacts, name + "-phone.png"), "file://" + os.path.abspath(html_path)])
+    # Printed: A4, and each device starts a page of its own after the first screen of cards.
+    if expect_cards:
+        pdf = os.path.join(artifacts, name + ".pdf")
+        run_browser(browser, ["--no-pdf-header-footer", "--print-to-pdf=" + pdf, "file://" + os.path.abspath(html_path)])
+        data = open(pdf, "rb").read() if os.path.exists(pdf) else b""
+        pages = len(re.findall(rb"/Type\s*/Page[^s]", data))
+        boxes = {tuple(round(float(x)) for x in m.split()) for m in re.findall(rb"/MediaBox\s*\[\s*0 0 ([0-9. ]+)\]", data)}
+        if boxes != {(595, 842)}:
+            problems.append(f"{name}: printed on {boxes or 'nothing'}, not A4 (595 x 842 pt)")
+        if pages < expect_cards + 1:
+            problems.append(f"{name}: printed on {pages} page(s); {expect_cards} device(s) need at least {expect_cards + 1}")
     print(f"{name}: {len(result['plots'])} plots ({', '.join(sorted({p['kind'] for p in result['plots']}))}), {result['cards']} cards, screenshot {shot}")
     return problems
 
@@ -145,6 +163,12 @@ def self_test(browser, work, artifacts):
         return "a page that throws passed the check"
     if not any("is empty" in p for p in check_page(browser, empty, work, artifacts, "selftest-empty", 0)):
         return "a page with an empty plot passed the check"
+    wide = os.path.join(work, "wide.html")
+    with open(wide, "w") as f:
+        f.write('<html><body><div style="width:1000px">wide</div><svg class="plot" data-plot="x" data-points="2" width="300" height="200">'
+                '<polyline points="0,0 100,100" stroke="red"/></svg></body></html>')
+    if not any("too wide" in p for p in check_page(browser, wide, work, artifacts, "selftest-wide", 0)):
+        return "a page wider than a phone passed the check"
     return None
 
 
