@@ -8,7 +8,7 @@
 #include <fstream>
 
 #include "runner/report/report_file.hpp"
-#include "tests/unit/null_run_report.hpp"
+#include "tests/support/null_run_report.hpp"
 
 using namespace diskvet;
 

@@ -6,7 +6,7 @@
 #include <gtest/gtest.h>
 
 #include "runner/report/report_file.hpp"
-#include "tests/unit/null_run_report.hpp"
+#include "tests/support/null_run_report.hpp"
 
 using namespace diskvet;
 using namespace diskvet::runner;

@@ -10,7 +10,7 @@
 
 #include "runner/report/report_file.hpp"
 #include "runner/report/report_text.hpp"
-#include "tests/unit/null_run_report.hpp"
+#include "tests/support/null_run_report.hpp"
 
 using namespace diskvet;
 using namespace diskvet::runner;

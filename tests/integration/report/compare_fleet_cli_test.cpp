@@ -11,7 +11,7 @@
 
 #include "runner/report/report_file.hpp"
 #include "tests/support/run_command.hpp"
-#include "tests/unit/null_run_report.hpp"
+#include "tests/support/null_run_report.hpp"
 
 namespace fs = std::filesystem;
 namespace dvt = diskvet::testing;
