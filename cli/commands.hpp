@@ -21,6 +21,8 @@ Action register_list(CLI::App& app);
 Action register_run(CLI::App& app);
 Action register_suites(CLI::App& app);
 Action register_report(CLI::App& app);
+Action register_compare(CLI::App& app);
+Action register_fleet(CLI::App& app);
 Action register_tui(CLI::App& app);
 
 // Prints "diskvet: <message>" on stderr and returns the exit code for it.

@@ -20,6 +20,8 @@ int main(int argc, char** argv) {
       {"run", diskvet::cli::register_run(app)},
       {"suites", diskvet::cli::register_suites(app)},
       {"report", diskvet::cli::register_report(app)},
+      {"compare", diskvet::cli::register_compare(app)},
+      {"fleet", diskvet::cli::register_fleet(app)},
       {"tui", diskvet::cli::register_tui(app)},
   };
   // A bare `diskvet` on a terminal is the appliance's face: the TUI.

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Fails when a source file includes a header of a layer above its own (docs/architecture.md):
-#   common <- verify <- io <- analysis <- suites <- run <- report <- tui <- cli, with devices on
+#   common <- verify <- io <- analysis <- suites <- run <- report <- compare <- tui <- cli, with devices on
 #   common only and included from suites up. Reads the `#include "..."` lines of each folder; needs
 #   no build.   scripts/check_layers.sh [SOURCE_ROOT]
 #   scripts/check_layers.sh --self-test: proves the check fails on a planted upward include.
@@ -9,12 +9,13 @@ set -euo pipefail
 if [ "${1:-}" = --self-test ]; then
   tmp=$(mktemp -d)
   trap 'rm -rf "$tmp"' EXIT
-  mkdir -p "$tmp/runner/io" "$tmp/runner/run" "$tmp/suites"
+  mkdir -p "$tmp/runner/io" "$tmp/runner/run" "$tmp/runner/report" "$tmp/suites"
   printf '#include "runner/io/workload.hpp"\n' >"$tmp/suites/suite.hpp"
   printf '#include "common/error.hpp"\n' >"$tmp/runner/io/workload.hpp"
   "$0" "$tmp" >/dev/null || { echo "self-test: a tree with only downward includes was refused" >&2; exit 1; }
   for planted in 'runner/io/workload.hpp:runner/run/run_result.hpp' 'runner/io/workload.hpp:suites/suite.hpp' \
-                 'suites/suite.hpp:runner/workload.hpp' 'runner/run/x.cpp:tests/support/lab.hpp'; do
+                 'suites/suite.hpp:runner/workload.hpp' 'runner/run/x.cpp:tests/support/lab.hpp' \
+                 'runner/report/x.cpp:runner/compare/compare.hpp'; do
     file=${planted%%:*}
     cp "$tmp/$file" "$tmp/saved" 2>/dev/null || : >"$tmp/saved"
     printf '#include "%s"\n' "${planted#*:}" >>"$tmp/$file"
@@ -38,8 +39,9 @@ runner/analysis: common verify io analysis
 suites:          common devices verify io analysis suites
 runner/run:      common devices verify io analysis suites run
 runner/report:   common devices verify io analysis suites run report
-tui:             common devices verify io analysis suites run report tui
-cli:             common devices verify io analysis suites run report tui cli
+runner/compare:  common devices verify io analysis suites run report compare
+tui:             common devices verify io analysis suites run report compare tui
+cli:             common devices verify io analysis suites run report compare tui cli
 '
 folders=$(awk -F: 'NF > 1 { print $1 }' <<<"$rules")
 files=()
@@ -58,7 +60,7 @@ done
   # the layer of an include path; "?" for none (an old flat runner/ path, tests/ in the product)
   function layer(p) {
     if (p ~ /^(common|diskvet)\//) return "common"  # diskvet/version.hpp is generated from common/
-    if (p ~ /^runner\/(verify|io|analysis|run|report)\//) { split(p, part, "/"); return part[2] }
+    if (p ~ /^runner\/(verify|io|analysis|run|report|compare)\//) { split(p, part, "/"); return part[2] }
     if (p ~ /^(devices|suites|tui|cli)\//) { split(p, part, "/"); return part[1] }
     return "?"
   }

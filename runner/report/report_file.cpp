@@ -138,12 +138,12 @@ Result<LoadedReport> parse_report(std::string_view text, const std::string& path
   json::value v = json::parse(text, ec);
   if (ec || !v.is_object()) return input_error(path, "is not a diskvet report (not a JSON object)" + (ec ? ": " + ec.message() : std::string()));
   const json::object& o = v.get_object();
-  auto schema = o.if_contains("schema");
-  if (!schema || !schema->is_string() || !std::string_view(schema->get_string()).starts_with("diskvet-report/"))
-    return input_error(path, "has no \"schema\": \"diskvet-report/N\"", "is this a diskvet report?");
-  if (schema->get_string() != kReportSchema)
-    return input_error(path, fmt::format("has schema {}, this diskvet reads {}", std::string_view(schema->get_string()), kReportSchema),
-                       "use the diskvet version that wrote it");
+  const auto version = report_schema_version(o);
+  if (!version) return input_error(path, "has no \"schema\": \"diskvet-report/N\"", "is this a diskvet report?");
+  if (*version > kReportSchemaVersion)
+    return input_error(path, fmt::format("has schema diskvet-report/{}, newer than this diskvet reads (diskvet-report/{} to /{})", *version,
+                                         kOldestReportSchemaVersion, kReportSchemaVersion),
+                       "use the diskvet version that wrote it, or a newer one");
   return LoadedReport{o, seal_matches(text)};
 }
 

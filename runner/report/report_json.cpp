@@ -196,7 +196,8 @@ json::object device_json(const DeviceResult& d) {
   if (d.rate_cap_iops) o["rate_cap_iops"] = d.rate_cap_iops;
   o["profile"] = json::object{{"name", d.profile_name.empty() ? json::value(nullptr) : json::value(d.profile_name)},
                               {"file", d.profile_file},
-                              {"reason", d.profile_reason}};
+                              {"reason", d.profile_reason},
+                              {"source", d.profile_source}};
   o["started"] = d.started;
   o["finished"] = d.finished;
   o["completed"] = d.completed;

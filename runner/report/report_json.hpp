@@ -1,4 +1,4 @@
-// The report document (schema "diskvet-report/1"): a RunResult as JSON. Each workload's `result`
+// The report document (report_schema.hpp says its versions): a RunResult as JSON. Each workload's `result`
 // is the same fio-shaped job object as `diskvet io --json`. Reads results, runs nothing.
 #pragma once
 
@@ -6,11 +6,10 @@
 
 #include <string>
 
+#include "runner/report/report_schema.hpp"
 #include "runner/run/run_result.hpp"
 
 namespace diskvet::runner {
-
-inline constexpr const char* kReportSchema = "diskvet-report/1";
 
 struct HostInfo {
   std::string kernel;  // uname -srm

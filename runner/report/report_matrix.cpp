@@ -8,6 +8,7 @@
 
 #include "common/units.hpp"
 #include "runner/report/report_json_access.hpp"
+#include "runner/report/human_format.hpp"
 #include "runner/report/svg_plot.hpp"
 
 namespace diskvet::runner {
@@ -93,15 +94,20 @@ std::string matrix_html(const std::string& id, const MatrixTable& t) {
   for (const auto& why : t.skip_reasons) h += "<p>skipped: " + html_escape(why) + "</p>";
   // IOPS against block size (evenly spaced, labelled), one line per mix: PTS's IOPS plot.
   static const char* colors[] = {"#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e377c2", "#7f7f7f", "#bcbd22", "#17becf"};
-  Plot p{id + ": IOPS by block size, one line per read/write mix", "block size", "IOPS", {}, {}, {}};
+  Plot p;
+  p.kind = "matrix";
+  p.title = id + ": IOPS by block size, one line per read/write mix";
+  p.x.label = "block size";
+  p.y.label = "IOPS";
+  p.y.format = [](double v) { return human::count(v); };
   for (size_t k = 0; k < t.mixes.size(); ++k) {
     PlotSeries s{mix_label(t.mixes[k]), colors[k % std::size(colors)], {}};
     for (size_t r = 0; r < t.bs_bytes.size(); ++r)
       if (t.iops[r][k]) s.points.push_back({static_cast<double>(r), *t.iops[r][k]});
     if (!s.points.empty()) p.series.push_back(std::move(s));
   }
-  for (uint64_t b : t.bs_bytes) p.x_tick_labels.push_back(bs_label(b));
-  return h + "<div>" + render_svg(p) + "</div>";
+  for (size_t r = 0; r < t.bs_bytes.size(); ++r) p.x.ticks.emplace_back(static_cast<double>(r), bs_label(t.bs_bytes[r]));
+  return h + "<div class=\"plots\">" + render_svg(p) + "</div>";
 }
 
 }  // namespace diskvet::runner

@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include "common/units.hpp"
+#include "runner/report/human_format.hpp"
 #include "runner/report/report_json_access.hpp"
 #include "runner/report/report_matrix.hpp"
 
@@ -189,14 +190,15 @@ std::string render_report_text(const json::object& r) {
     for (const auto& t : arr(dev, "tests"))
       for (const auto& v : arr(t, "verdicts")) {
         if (!any) {
-          out += fmt::format("\n  {:<20} {:<20} {:>14} {:>10} {:>8}  {}\n", "test", "metric", "expected", "measured", "margin", "verdict");
+          out += fmt::format("\n  {:<20} {:<20} {:>16} {:>14}  {:<20}  {}\n", "test", "metric", "limit", "measured", "margin", "verdict");
           any = true;
         }
-        std::string expected = is_num(v, "expected") ? fmt::format("{} {}", str(v, "bound") == "min" ? ">=" : "<=", fmt_value(v, "expected")) : "-";
-        double m = num(v, "margin_pct");
-        std::string margin = !is_num(v, "margin_pct") ? "-" : (m > 999 ? ">+999%" : fmt::format("{:+.1f}%", m));
-        out += fmt::format("  {:<20} {:<20} {:>14} {:>10} {:>8}  {}\n", str(v, "test"), str(v, "metric"), expected, fmt_value(v, "measured"), margin,
-                           str(v, "status"));
+        // The same words as the HTML page: units on every number, the margin as a multiple or a shortfall.
+        const std::string metric = str(v, "metric");
+        std::string expected = is_num(v, "expected") ? fmt::format("{} {}", str(v, "bound") == "min" ? ">=" : "<=", human::metric_value(metric, num(v, "expected"))) : "-";
+        std::string measured = is_num(v, "measured") ? human::metric_value(metric, num(v, "measured")) : "-";
+        std::string margin = is_num(v, "expected") && is_num(v, "measured") ? human::margin(str(v, "bound"), num(v, "expected"), num(v, "measured")) : "-";
+        out += fmt::format("  {:<20} {:<20} {:>16} {:>14}  {:<20}  {}\n", str(v, "test"), metric, expected, measured, margin, str(v, "status"));
         if (str(v, "status") != "PASS") out += fmt::format("  {:<20} {}\n", "", str(v, "reason"));
       }
     if (!any)
@@ -206,8 +208,9 @@ std::string render_report_text(const json::object& r) {
                                             : "the profile sets no limits on these tests") +
              "\n";
     for (const auto& o : arr(dev, "outliers"))
-      out += fmt::format("  OUTLIER: {} {}: {} vs median {} of {} devices ({:.0f}% worse)\n", str(o, "test"), str(o, "metric"), fmt_value(o, "value"),
-                         fmt_value(o, "median"), num(o, "group_size"), num(o, "worse_pct"));
+      out += fmt::format("  OUTLIER: {} {}: {} vs median {} of {} devices ({:.0f}% worse)\n", str(o, "test"), str(o, "metric"),
+                         human::metric_value(str(o, "metric"), num(o, "value")), human::metric_value(str(o, "metric"), num(o, "median")),
+                         num(o, "group_size"), num(o, "worse_pct"));
     burnin_lines(out, dev);
     cpu_lines(out, dev);
     watchdog_lines(out, dev);

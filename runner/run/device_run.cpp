@@ -125,6 +125,7 @@ DeviceResult run_device(DevicePlan& d, const suites::Suite& suite, const RunOpti
   if (d.profile) {
     res.profile_name = d.profile->name;
     res.profile_file = d.profile->file;
+    res.profile_source = d.profile->source;
   }
   res.profile_reason = d.profile_reason;
   const std::string& dev = d.device.path;

@@ -136,6 +136,7 @@ struct DeviceResult {
   uint64_t rate_cap_iops = 0;  // lab option: emulate a slower device
   std::string profile_name;    // empty: none
   std::string profile_file;
+  std::string profile_source;  // where the profile's limits come from (its "source")
   std::string profile_reason;  // "named on the command line", "matched model ... and size", "no profile matched"
   std::optional<devices::Health> health_before, health_after;
   PurgeRecord purge;

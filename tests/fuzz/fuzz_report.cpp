@@ -1,7 +1,9 @@
 // Reports read back (`diskvet report FILE [--html OUT]`): any file either fails to load with an input
-// error or renders as text and as HTML, without a crash, whatever its fields hold.
+// error or renders as text and as HTML, compares and joins a fleet, without a crash, whatever its fields hold.
 #include <cstdint>
 
+#include "runner/compare/compare.hpp"
+#include "runner/compare/fleet.hpp"
 #include "runner/report/report_file.hpp"
 #include "runner/report/report_html.hpp"
 #include "runner/report/report_text.hpp"
@@ -16,5 +18,11 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   }
   FUZZ_CHECK(!runner::render_report_text(report->doc).empty());
   FUZZ_CHECK(!runner::render_report_html(report->doc, report->seal_ok).empty());
+  // compare and fleet read the same document through their own index.
+  const auto index = runner::index_report(report->doc, "fuzz-report.json");
+  const auto c = runner::compare_reports(index, index, runner::CompareOptions{.max_regression_pct = 0});
+  FUZZ_CHECK(!runner::compare_html({c}, {}).empty());
+  const auto f = runner::build_fleet({index, index}, {});
+  FUZZ_CHECK(!runner::fleet_csv(f).empty() && !runner::fleet_html(f).empty());
   return 0;
 }

@@ -1,5 +1,6 @@
 // The report file: SHA-256 seal, atomic replacement, and an interrupted write leaving the old report.
 #include "runner/report/report_file.hpp"
+#include "runner/report/report_schema.hpp"
 
 #include <sys/wait.h>
 #include <unistd.h>
@@ -37,7 +38,7 @@ class ReportFile : public ::testing::Test {
 
 boost::json::object report(const std::string& verdict, size_t padding = 0) {
   boost::json::object o;
-  o["schema"] = "diskvet-report/1";
+  o["schema"] = kReportSchema;
   o["verdict"] = verdict;
   o["padding"] = std::string(padding, 'x');
   return o;
@@ -69,17 +70,28 @@ TEST_F(ReportFile, SealMatchesUntilTheContentChanges) {
   EXPECT_FALSE(seal_matches(tampered));
 }
 
-TEST_F(ReportFile, LoadReportsTheSealAndRefusesOtherSchemas) {
+TEST_F(ReportFile, LoadReportsTheSealReadsEarlierSchemasAndRefusesNewerOnes) {
   fs::path p = dir_ / "r.json";
   ASSERT_TRUE(write_file_atomic(p, seal_report(report("PASS")) + "\n").ok());
   auto r = load_report(p);
   ASSERT_TRUE(r.ok()) << r.error().message();
   EXPECT_TRUE(r->seal_ok);
   EXPECT_EQ(r->doc.at("verdict").as_string(), "PASS");
-  boost::json::object other = report("PASS");
-  other["schema"] = "diskvet-report/2";
-  ASSERT_TRUE(write_file_atomic(p, seal_report(other)).ok());
-  EXPECT_FALSE(load_report(p).ok());
+  boost::json::object older = report("PASS");
+  older["schema"] = "diskvet-report/1";
+  ASSERT_TRUE(write_file_atomic(p, seal_report(older)).ok());
+  EXPECT_TRUE(load_report(p).ok()) << "a report of the first release still opens";
+  boost::json::object newer = report("PASS");
+  newer["schema"] = "diskvet-report/" + std::to_string(kReportSchemaVersion + 1);
+  ASSERT_TRUE(write_file_atomic(p, seal_report(newer)).ok());
+  auto refused = load_report(p);
+  ASSERT_FALSE(refused.ok());
+  EXPECT_NE(refused.error().message().find("newer than this diskvet reads"), std::string::npos) << refused.error().message();
+  for (const char* bad : {"diskvet-report/0", "diskvet-report/", "diskvet-report/1x", "diskvet-report/-1"}) {
+    older["schema"] = bad;
+    ASSERT_TRUE(write_file_atomic(p, seal_report(older)).ok());
+    EXPECT_FALSE(load_report(p).ok()) << bad;
+  }
   ASSERT_TRUE(write_file_atomic(p, "{\"hello\": 1}").ok());
   EXPECT_FALSE(load_report(p).ok());
 }

@@ -148,7 +148,7 @@ TEST(SuiteRun, RunsThePhasesInOrderAndJudgesAgainstTheProfile) {
   EXPECT_EQ(rec.device_verdicts[0], VerdictStatus::fail);
 
   auto doc = report_json(r, probe_host());
-  EXPECT_EQ(doc.at("schema").as_string(), "diskvet-report/1");
+  EXPECT_EQ(doc.at("schema").as_string(), "diskvet-report/2");
   EXPECT_EQ(doc.at("verdict").as_string(), "FAIL");
   std::string text = render_report_text(doc);
   EXPECT_NE(text.find("OVERALL: FAIL"), std::string::npos) << text;

@@ -29,7 +29,7 @@ TEST_F(QuickSuite, PassesAnEasyProfileAndFailsAnImpossibleOne) {
   int rc = diskvet(common + " --profile sanity --out " + file("easy.json").string());
   EXPECT_EQ(rc, 0) << log();
   auto easy = report("easy.json");
-  EXPECT_EQ(easy.at("schema").as_string(), "diskvet-report/1");
+  EXPECT_EQ(easy.at("schema").as_string(), "diskvet-report/2");
   EXPECT_EQ(easy.at("verdict").as_string(), "PASS");
   const auto& d = easy.at("devices").as_array().at(0).as_object();
   EXPECT_EQ(d.at("tests").as_array().size(), 4u);

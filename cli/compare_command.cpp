@@ -1,0 +1,66 @@
+// `diskvet compare A.json B.json [...] [--html OUT] [--max-regression-pct P] [--metric NAME...]`:
+// each later report against the first, per device and workload; exit 1 on a regression.
+#include <fmt/format.h>
+
+#include <cstdio>
+#include <memory>
+
+#include "cli/commands.hpp"
+#include "runner/compare/compare.hpp"
+#include "runner/report/report_file.hpp"
+
+namespace diskvet::cli {
+
+namespace {
+
+struct CompareCommandOptions {
+  std::vector<std::string> files;
+  std::string html;
+  std::optional<double> max_regression_pct;
+  std::vector<std::string> metrics;
+};
+
+int run_compare(const CompareCommandOptions& o) {
+  runner::CompareOptions options;
+  options.max_regression_pct = o.max_regression_pct;
+  if (!o.metrics.empty()) options.metrics = o.metrics;
+  std::vector<runner::ReportIndex> reports;
+  for (const auto& f : o.files) {
+    auto r = runner::load_report(f);
+    if (!r) return fail(r.error());
+    if (!r->seal_ok) std::fprintf(stderr, "diskvet: %s: WARNING: the sha256 seal does not match its content: the report was altered after it was written\n", f.c_str());
+    reports.push_back(runner::index_report(r->doc, f));
+  }
+  std::vector<runner::Comparison> cs;
+  for (size_t i = 1; i < reports.size(); ++i) cs.push_back(runner::compare_reports(reports[0], reports[i], options));
+  std::fputs(runner::compare_text(cs, options).c_str(), stdout);
+  if (!o.html.empty()) {
+    auto written = runner::write_file_atomic(o.html, runner::compare_html(cs, options));
+    if (!written) return fail(written.error());
+    std::printf("html: %s\n", o.html.c_str());
+  }
+  for (const auto& c : cs)
+    if (!c.regressions.empty()) return 1;
+  return 0;
+}
+
+}  // namespace
+
+Action register_compare(CLI::App& app) {
+  auto o = std::make_shared<CompareCommandOptions>();
+  CLI::App* cmd = app.add_subcommand("compare", "Compare saved reports: each later one against the first (before/after maintenance, host A vs host B)");
+  cmd->add_option("REPORTS", o->files, "Reports written by 'diskvet run': the baseline first")->required()->expected(2, 64);
+  cmd->add_option("--html", o->html, "Also write the comparison as one self-contained HTML page");
+  cmd->add_option("--max-regression-pct", o->max_regression_pct, "Exit 1 when a chosen metric is worse than the baseline by more than this percentage")
+      ->check(CLI::Range(0.0, 1e6));
+  cmd->add_option("--metric", o->metrics, "Metrics that gate (default: iops bw lat_mean lat_p99; also lat_p50 lat_p9999)")
+      ->check(CLI::IsMember({"iops", "bw", "lat_mean", "lat_p50", "lat_p99", "lat_p9999"}));
+  cmd->footer(
+      "Devices are matched by serial (the same drive over time), else by position among drives of the same model (two hosts built alike).\n"
+      "A change is 'beyond noise' when it is larger than the interval-to-interval spread either run measured.\n"
+      "Exit codes: 0 no regression; 1 a chosen metric regressed beyond --max-regression-pct, or a device's or a test's verdict that was PASS is no longer;\n"
+      "2 usage, or a file that is not a diskvet report this version reads.");
+  return [o] { return run_compare(*o); };
+}
+
+}  // namespace diskvet::cli

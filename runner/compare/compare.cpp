@@ -1,0 +1,179 @@
+// Two reports side by side (see compare.hpp).
+#include "runner/compare/compare.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+#include <set>
+
+#include "runner/report/human_format.hpp"
+
+namespace diskvet::runner {
+
+namespace {
+
+std::string device_name(const DeviceIndex& d) {
+  std::string s = d.path.empty() ? fmt::format("device {}", d.position + 1) : d.path;
+  if (!d.model.empty()) s += " " + d.model;
+  if (!d.serial.empty()) s += " s/n " + d.serial;
+  return s;
+}
+
+// Serial first (the same drive over time), then the n-th drive of a model against the n-th of the
+// same model (two hosts built alike), then what is left in order.
+std::vector<std::tuple<const DeviceIndex*, const DeviceIndex*, std::string>> match_devices(const ReportIndex& a, const ReportIndex& b) {
+  std::vector<std::tuple<const DeviceIndex*, const DeviceIndex*, std::string>> out;
+  std::vector<bool> used_a(a.devices.size()), used_b(b.devices.size());
+  for (size_t i = 0; i < a.devices.size(); ++i)
+    for (size_t j = 0; j < b.devices.size() && !a.devices[i].serial.empty(); ++j)
+      if (!used_b[j] && a.devices[i].serial == b.devices[j].serial) {
+        out.emplace_back(&a.devices[i], &b.devices[j], "serial");
+        used_a[i] = used_b[j] = true;
+        break;
+      }
+  for (size_t i = 0; i < a.devices.size(); ++i)
+    for (size_t j = 0; j < b.devices.size() && !used_a[i]; ++j)
+      if (!used_b[j] && a.devices[i].model == b.devices[j].model) {
+        out.emplace_back(&a.devices[i], &b.devices[j], "position among " + (a.devices[i].model.empty() ? std::string("unnamed") : a.devices[i].model) + " drives");
+        used_a[i] = used_b[j] = true;
+      }
+  for (size_t i = 0, j = 0; i < a.devices.size(); ++i) {
+    if (used_a[i]) continue;
+    while (j < b.devices.size() && used_b[j]) ++j;
+    if (j == b.devices.size()) break;
+    out.emplace_back(&a.devices[i], &b.devices[j], "position (the models differ)");
+    used_a[i] = used_b[j] = true;
+  }
+  return out;
+}
+
+bool worse_when_higher(const std::string& counter) {
+  static const std::set<std::string> higher_is_worse = {"media_errors", "error_log_entries", "percentage_used", "reallocated_sectors",
+                                                        "pending_sectors", "critical_warning", "thermal_transitions"};
+  return higher_is_worse.contains(counter);
+}
+
+void compare_health(DevicePair& p) {
+  std::set<std::string> counters;
+  for (const auto& [k, v] : p.a->health_after.counters) counters.insert(k);
+  for (const auto& [k, v] : p.b->health_after.counters) counters.insert(k);
+  for (const auto& c : counters) {
+    HealthChange h{c, std::nullopt, std::nullopt, false};
+    if (auto it = p.a->health_after.counters.find(c); it != p.a->health_after.counters.end()) h.a = it->second;
+    if (auto it = p.b->health_after.counters.find(c); it != p.b->health_after.counters.end()) h.b = it->second;
+    if (h.a && h.b) h.worse = worse_when_higher(c) ? *h.b > *h.a : (c == "available_spare_pct" && *h.b < *h.a);
+    p.health.push_back(h);
+  }
+}
+
+}  // namespace
+
+Comparison compare_reports(const ReportIndex& a, const ReportIndex& b, const CompareOptions& o) {
+  Comparison c{a.name, b.name, {}, {}, {}};
+  for (auto [da, db, how] : match_devices(a, b)) {
+    DevicePair p{da, db, how, {}, {}, {}, {}, {}};
+    if (da->verdict != db->verdict) {
+      p.verdict_changes.push_back(fmt::format("device: {} -> {}", da->verdict, db->verdict));
+      if (da->verdict == "PASS") c.regressions.push_back(fmt::format("{}: verdict PASS -> {}", device_name(*db), db->verdict));
+    }
+    for (const auto& [test, status] : da->test_verdicts) {
+      auto it = db->test_verdicts.find(test);
+      if (it == db->test_verdicts.end() || it->second == status) continue;
+      p.verdict_changes.push_back(fmt::format("{}: {} -> {}", test, status, it->second));
+      if (status == "PASS") c.regressions.push_back(fmt::format("{}: {} verdict PASS -> {}", device_name(*db), test, it->second));
+    }
+    for (const auto& wa : da->workloads) {
+      const WorkloadDirection* wb = db->find(wa.key);
+      if (!wb) {
+        p.only_in_a.push_back(wa.test + " " + wa.label + " " + wa.direction);
+        continue;
+      }
+      for (const auto& kind : compare_metrics()) {
+        auto ia = wa.metrics.find(kind.name), ib = wb->metrics.find(kind.name);
+        if (ia == wa.metrics.end() || ib == wb->metrics.end()) continue;
+        MetricComparison m;
+        m.key = wa.key;
+        m.test = wa.test;
+        m.direction = wa.direction;
+        m.label_a = wa.label;
+        m.label_b = wb->label;
+        m.kind = &kind;
+        m.a = ia->second.value;
+        m.b = ib->second.value;
+        m.ratio = m.a > 0 ? m.b / m.a : 0;
+        const double change = m.a > 0 ? (m.b - m.a) / m.a * 100 : 0;
+        m.worse_pct = kind.better == Better::higher ? -change : change;
+        if (ia->second.noise_pct && ib->second.noise_pct) {
+          m.noise_pct = std::max(*ia->second.noise_pct, *ib->second.noise_pct);
+          m.beyond_noise = std::fabs(change) > *m.noise_pct;
+        }
+        const bool chosen = std::find(o.metrics.begin(), o.metrics.end(), kind.name) != o.metrics.end();
+        m.regression = chosen && o.max_regression_pct && m.a > 0 && m.worse_pct > *o.max_regression_pct;
+        if (m.regression)
+          c.regressions.push_back(fmt::format("{}: {} {} {} {} is {} worse ({} -> {}; at most {} allowed)", device_name(*db), wa.test, wa.label, wa.direction,
+                                              kind.label, human::change_pct(m.worse_pct).substr(1), format_metric(kind, m.a), format_metric(kind, m.b),
+                                              (human::plain(*o.max_regression_pct) + "%")));
+        p.metrics.push_back(m);
+      }
+    }
+    for (const auto& wb : db->workloads)
+      if (!da->find(wb.key)) p.only_in_b.push_back(wb.test + " " + wb.label + " " + wb.direction);
+    compare_health(p);
+    c.pairs.push_back(std::move(p));
+  }
+  std::set<const DeviceIndex*> paired;
+  for (const auto& p : c.pairs) paired.insert(p.a), paired.insert(p.b);
+  for (const auto& d : a.devices)
+    if (!paired.contains(&d)) c.unmatched.push_back(fmt::format("{} only in {}", device_name(d), a.name));
+  for (const auto& d : b.devices)
+    if (!paired.contains(&d)) c.unmatched.push_back(fmt::format("{} only in {}", device_name(d), b.name));
+  return c;
+}
+
+namespace {
+
+std::string noise_words(const MetricComparison& m) {
+  if (!m.beyond_noise) return "noise unknown";
+  return fmt::format("{} noise ±{}", *m.beyond_noise ? "beyond" : "within", human::change_pct(*m.noise_pct).substr(1));
+}
+
+std::string change_words(const MetricComparison& m) {
+  if (m.a <= 0) return "-";
+  return fmt::format("{} ({})", human::ratio(m.ratio), human::change_pct((m.b - m.a) / m.a * 100));
+}
+
+}  // namespace
+
+std::string compare_text(const std::vector<Comparison>& cs, const CompareOptions& o) {
+  std::string out;
+  for (const auto& c : cs) {
+    out += fmt::format("compare {} (baseline) with {}\n", c.a_name, c.b_name);
+    for (const auto& p : c.pairs) {
+      out += fmt::format("\n{}  vs  {}  (matched by {})\n", device_name(*p.a), device_name(*p.b), p.matched_by);
+      out += fmt::format("  verdict: {}\n", p.a->verdict == p.b->verdict ? p.a->verdict + " (unchanged)" : p.a->verdict + " -> " + p.b->verdict);
+      for (const auto& v : p.verdict_changes)
+        if (!v.starts_with("device:")) out += "  verdict change: " + v + "\n";
+      std::string last;
+      for (const auto& m : p.metrics) {
+        const std::string head = m.test + " " + m.label_a + (m.label_a == m.label_b ? "" : " / " + m.label_b) + " " + m.direction;
+        if (head != last) out += "  " + head + "\n";
+        last = head;
+        out += fmt::format("    {:<15} {:>14} {:>14}  {:<16} {:<22}{}\n", m.kind->label, format_metric(*m.kind, m.a), format_metric(*m.kind, m.b),
+                           change_words(m), noise_words(m), m.regression ? "  REGRESSION" : "");
+      }
+      for (const auto& w : p.only_in_a) out += "  only in the baseline: " + w + "\n";
+      for (const auto& w : p.only_in_b) out += "  only in the new run: " + w + "\n";
+      for (const auto& h : p.health)
+        out += fmt::format("  health {}: {} -> {}{}\n", h.counter, h.a ? human::plain(*h.a) : "-", h.b ? human::plain(*h.b) : "-", h.worse ? "  WORSE" : "");
+    }
+    for (const auto& u : c.unmatched) out += "  unmatched: " + u + "\n";
+    if (c.regressions.empty())
+      out += fmt::format("\nno regression{}\n", o.max_regression_pct ? " beyond " + (human::plain(*o.max_regression_pct) + "%") : "");
+    for (const auto& r : c.regressions) out += "REGRESSION: " + r + "\n";
+    out += "\n";
+  }
+  return out;
+}
+
+}  // namespace diskvet::runner

@@ -1,0 +1,61 @@
+// Two reports side by side: the same drives before and after maintenance (matched by serial), or
+// host A against host B (matched by position among drives of the same model). Per workload and
+// direction IOPS, bandwidth and latency with their ratio and whether the change is beyond the
+// run-to-run noise of the reports' own interval series; PASS/FAIL changes; health changes. A
+// regression (a chosen metric worse by more than the allowed percentage, or a device's or test's verdict
+// that was PASS and is no longer) is what `diskvet compare` exits 1 on.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "runner/compare/report_index.hpp"
+
+namespace diskvet::runner {
+
+struct CompareOptions {
+  std::vector<std::string> metrics = {"iops", "bw", "lat_mean", "lat_p99"};  // those that can regress
+  std::optional<double> max_regression_pct;                                   // unset: no metric gates
+};
+
+struct MetricComparison {
+  std::string key, test, direction, label_a, label_b;
+  const CompareMetric* kind = nullptr;
+  double a = 0, b = 0;
+  double ratio = 0;       // b / a
+  double worse_pct = 0;   // how much worse b is, in the metric's own sense (negative: better)
+  std::optional<double> noise_pct;    // the larger interval spread of the two runs
+  std::optional<bool> beyond_noise;   // |change| larger than that spread; unknown without a series
+  bool regression = false;
+};
+
+struct HealthChange {
+  std::string counter;
+  std::optional<double> a, b;  // after each run
+  bool worse = false;
+};
+
+struct DevicePair {
+  const DeviceIndex* a = nullptr;
+  const DeviceIndex* b = nullptr;
+  std::string matched_by;  // "serial", "position among <model> drives", "position"
+  std::vector<MetricComparison> metrics;
+  std::vector<std::string> verdict_changes;  // "device: PASS -> FAIL", "max-iops: PASS -> FAIL"
+  std::vector<HealthChange> health;
+  std::vector<std::string> only_in_a, only_in_b;  // workload directions one run has and the other not
+};
+
+struct Comparison {
+  std::string a_name, b_name;
+  std::vector<DevicePair> pairs;
+  std::vector<std::string> unmatched;     // devices of either report without a partner
+  std::vector<std::string> regressions;   // in words; empty: nothing regressed
+};
+
+Comparison compare_reports(const ReportIndex& a, const ReportIndex& b, const CompareOptions& options);
+
+std::string compare_text(const std::vector<Comparison>& comparisons, const CompareOptions& options);
+std::string compare_html(const std::vector<Comparison>& comparisons, const CompareOptions& options);
+
+}  // namespace diskvet::runner

@@ -1,0 +1,78 @@
+// Two reports side by side as one HTML page (see compare.hpp).
+#include <fmt/format.h>
+
+#include "runner/compare/compare.hpp"
+#include "runner/report/html_page.hpp"
+#include "runner/report/human_format.hpp"
+#include "runner/report/svg_plot.hpp"
+
+namespace diskvet::runner {
+
+namespace {
+
+std::string esc(const std::string& s) { return html_escape(s); }
+
+std::string who(const DeviceIndex& d) {
+  return esc(fmt::format("{} {}{}", d.path, d.model, d.serial.empty() ? "" : " s/n " + d.serial));
+}
+
+std::string pair_html(const DevicePair& p) {
+  std::string h = fmt::format("<section class=\"device\"><h2>{} &rarr; {} {}</h2><p class=\"meta\">{} vs {} &mdash; matched by {}</p>",
+                              verdict_badge(p.a->verdict), verdict_badge(p.b->verdict), who(*p.b), who(*p.a), who(*p.b), esc(p.matched_by));
+  if (!p.verdict_changes.empty()) {
+    h += "<ul>";
+    for (const auto& v : p.verdict_changes) h += "<li><b>" + esc(v) + "</b></li>";
+    h += "</ul>";
+  }
+  h += "<div class=\"scroll\"><table><tr><th>test</th><th>workload</th><th>dir</th><th>metric</th><th>baseline</th><th>new</th><th>ratio</th><th>change</th><th>noise</th></tr>";
+  for (const auto& m : p.metrics) {
+    const double change = m.a > 0 ? (m.b - m.a) / m.a * 100 : 0;
+    std::string cls;
+    if (m.beyond_noise.value_or(false)) cls = m.worse_pct > 0 ? "worse" : "better";
+    if (m.regression) cls = "FAIL";
+    h += fmt::format(
+        "<tr class=\"{}\"><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td><td "
+        "class=\"num\">{}</td><td>{}</td></tr>",
+        cls, esc(m.test), esc(m.label_a == m.label_b ? m.label_a : m.label_a + " / " + m.label_b), esc(m.direction), esc(m.kind->label),
+        esc(format_metric(*m.kind, m.a)), esc(format_metric(*m.kind, m.b)), m.a > 0 ? esc(human::ratio(m.ratio)) : "-",
+        m.a > 0 ? esc(human::change_pct(change)) : "-",
+        !m.beyond_noise ? "unknown" : fmt::format("{} &plusmn;{}", *m.beyond_noise ? "<b>beyond</b>" : "within", esc(human::change_pct(*m.noise_pct).substr(1))));
+  }
+  h += "</table></div>";
+  if (!p.health.empty()) {
+    h += "<h3>Health after each run</h3><table><tr><th>counter</th><th>baseline</th><th>new</th></tr>";
+    for (const auto& c : p.health)
+      h += fmt::format("<tr class=\"{}\"><td>{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td></tr>", c.worse ? "worse" : "", esc(c.counter),
+                       c.a ? esc(human::plain(*c.a)) : "-", c.b ? esc(human::plain(*c.b)) : "-");
+    h += "</table>";
+  }
+  for (const auto& w : p.only_in_a) h += "<p class=\"meta\">only in the baseline: " + esc(w) + "</p>";
+  for (const auto& w : p.only_in_b) h += "<p class=\"meta\">only in the new run: " + esc(w) + "</p>";
+  return h + "</section>";
+}
+
+}  // namespace
+
+std::string compare_html(const std::vector<Comparison>& cs, const CompareOptions& o) {
+  std::string h = "<header><h1>diskvet compare</h1>";
+  bool regressed = false;
+  for (const auto& c : cs) regressed = regressed || !c.regressions.empty();
+  h += fmt::format("<p>{}</p>", regressed ? verdict_badge("FAIL") + " regressions found"
+                                          : verdict_badge("PASS") + (o.max_regression_pct ? " no regression beyond " + esc((human::plain(*o.max_regression_pct) + "%"))
+                                                                                          : std::string(" no verdict got worse")));
+  h += "<p class=\"meta\">Ratios are new / baseline. A change is <b>beyond noise</b> when it is larger than the interval-to-interval spread "
+       "(coefficient of variation) either run measured; green is better, red worse.</p></header>";
+  for (const auto& c : cs) {
+    h += fmt::format("<h2>{} (baseline) &rarr; {}</h2>", esc(c.a_name), esc(c.b_name));
+    if (!c.regressions.empty()) {
+      h += "<ul class=\"warn\">";
+      for (const auto& r : c.regressions) h += "<li>" + esc(r) + "</li>";
+      h += "</ul>";
+    }
+    for (const auto& u : c.unmatched) h += "<p class=\"warn\">unmatched: " + esc(u) + "</p>";
+    for (const auto& p : c.pairs) h += pair_html(p);
+  }
+  return html_page("diskvet compare", h);
+}
+
+}  // namespace diskvet::runner

@@ -1,0 +1,141 @@
+// A report read back as values to compare (see report_index.hpp).
+#include "runner/compare/report_index.hpp"
+
+#include <fmt/format.h>
+
+#include <cmath>
+
+#include "runner/report/human_format.hpp"
+#include "runner/report/report_json_access.hpp"
+#include "runner/report/report_plots.hpp"
+#include "runner/report/report_schema.hpp"
+
+namespace diskvet::runner {
+
+namespace json = boost::json;
+using namespace rj;
+
+const std::vector<CompareMetric>& compare_metrics() {
+  static const std::vector<CompareMetric> kinds = {
+      {"iops", "IOPS", Better::higher},           {"bw", "bandwidth", Better::higher},     {"lat_mean", "mean latency", Better::lower},
+      {"lat_p50", "p50 latency", Better::lower},  {"lat_p99", "p99 latency", Better::lower}, {"lat_p9999", "p99.99 latency", Better::lower},
+  };
+  return kinds;
+}
+
+const CompareMetric* find_compare_metric(std::string_view name) {
+  for (const auto& k : compare_metrics())
+    if (name == k.name) return &k;
+  return nullptr;
+}
+
+std::string format_metric(const CompareMetric& k, double v) {
+  const std::string_view n = k.name;
+  if (n == "iops") return human::iops(v);
+  if (n == "bw") return human::bandwidth(v);
+  return human::latency_ns(v);
+}
+
+const WorkloadDirection* DeviceIndex::find(const std::string& key) const {
+  for (const auto& w : workloads)
+    if (w.key == key) return &w;
+  return nullptr;
+}
+
+namespace {
+
+// Coefficient of variation in percent of the positive values; nothing from fewer than two.
+std::optional<double> cv_pct(const std::vector<double>& xs) {
+  if (xs.size() < 2) return std::nullopt;
+  double sum = 0;
+  for (double x : xs) sum += x;
+  const double mean = sum / static_cast<double>(xs.size());
+  if (!(mean > 0)) return std::nullopt;
+  double ss = 0;
+  for (double x : xs) ss += (x - mean) * (x - mean);
+  return std::sqrt(ss / static_cast<double>(xs.size() - 1)) / mean * 100;
+}
+
+HealthValues health_values(const json::value& h) {
+  HealthValues v;
+  v.known = flag(h, "known");
+  for (const char* k : {"temperature_c", "percentage_used", "available_spare_pct", "media_errors", "error_log_entries", "data_units_written",
+                        "thermal_transitions", "reallocated_sectors", "pending_sectors", "critical_warning"})
+    if (is_num(h, k)) v.counters[k] = num(h, k);
+  for (const auto& p : arr(h, "problems"))
+    if (p.is_string()) v.problems.emplace_back(p.get_string());
+  return v;
+}
+
+void add_workload(DeviceIndex& d, const json::value& t, const json::value& w, size_t rank) {
+  if (!flag(w, "ran")) return;
+  const json::value& res = obj(w, "result");
+  std::vector<SweepStep> sweep;
+  for (const auto& pt : arr(obj(w, "sweep"), "points"))
+    sweep.push_back({num(pt, "outstanding"), num(pt, "iops"), num(pt, "lat_mean_us"), num(pt, "lat_p99_us")});
+  for (const char* dir : {"read", "write"}) {
+    const json::value& r = obj(res, dir);
+    if (num(r, "total_ios") <= 0) continue;
+    WorkloadDirection wd;
+    wd.test = str(t, "id");
+    wd.label = workload_label(w);
+    wd.direction = dir;
+    wd.key = fmt::format("{}/{}#{}/{}", wd.test, str(w, "rw"), rank, dir);
+    std::vector<double> iops, bw, mean, p99;
+    for (const auto& iv : arr(res, "intervals")) {
+      const json::value& x = obj(iv, dir);
+      iops.push_back(num(x, "iops"));
+      bw.push_back(num(x, "bw_bytes"));
+      mean.push_back(num(x, "lat_mean_ns"));
+      p99.push_back(num(x, "lat_p99_ns"));
+    }
+    const json::value& lat = obj(r, "lat_ns");
+    const json::value& pct = obj(lat, "percentile");
+    wd.metrics["iops"] = {num(r, "iops"), cv_pct(iops)};
+    wd.metrics["bw"] = {num(r, "bw_bytes"), cv_pct(bw)};
+    if (is_num(lat, "mean")) wd.metrics["lat_mean"] = {num(lat, "mean"), cv_pct(mean)};
+    if (is_num(pct, "50.000000")) wd.metrics["lat_p50"] = {num(pct, "50.000000"), std::nullopt};
+    if (is_num(pct, "99.000000")) wd.metrics["lat_p99"] = {num(pct, "99.000000"), cv_pct(p99)};
+    if (is_num(pct, "99.990000")) wd.metrics["lat_p9999"] = {num(pct, "99.990000"), std::nullopt};
+    wd.sweep = sweep;
+    d.workloads.push_back(std::move(wd));
+  }
+}
+
+}  // namespace
+
+ReportIndex index_report(const json::object& doc_object, const std::string& name) {
+  const json::value doc = doc_object;
+  ReportIndex r;
+  r.name = name;
+  r.schema = report_schema_version(doc_object).value_or(0);
+  r.suite = str(obj(doc, "suite"), "name");
+  r.started = str(doc, "started");
+  r.verdict = str(doc, "verdict");
+  r.complete = flag(doc, "complete");
+  size_t position = 0;
+  for (const auto& dev : arr(doc, "devices")) {
+    DeviceIndex d;
+    d.position = position++;
+    d.path = str(dev, "path");
+    d.model = str(dev, "model");
+    d.serial = str(dev, "serial");
+    d.firmware = str(dev, "firmware");
+    d.size_bytes = bytes(dev, "size_bytes");
+    d.verdict = str(dev, "verdict");
+    d.health_before = health_values(obj(obj(dev, "health"), "before"));
+    d.health_after = health_values(obj(obj(dev, "health"), "after"));
+    for (const auto& t : arr(dev, "tests")) {
+      d.test_verdicts[str(t, "id")] = str(t, "verdict");
+      for (const auto& v : arr(t, "verdicts"))
+        if (str(v, "status") != "PASS") d.failing.push_back(str(v, "test") + " " + str(v, "metric"));
+      if (at(t, "matrix")) continue;  // a matrix's cells compare as its table, not as workloads
+      std::map<std::string, size_t> ranks;
+      for (const auto& w : arr(t, "workloads")) add_workload(d, t, w, ranks[str(w, "rw")]++);
+    }
+    r.devices.push_back(std::move(d));
+  }
+  return r;
+}
+
+}  // namespace diskvet::runner

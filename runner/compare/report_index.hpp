@@ -1,0 +1,76 @@
+// A report read back as values to compare: per device its identity, verdicts and health, and per
+// workload and direction the numbers a person compares (IOPS, bandwidth, mean and percentile
+// latency) with the spread of the run's own interval series beside them, and the max-IOPS sweep.
+// Built from the JSON through the forgiving accessors, so a report of any schema this diskvet reads
+// (report_schema.hpp) indexes, and a missing number is absent rather than zero.
+#pragma once
+
+#include <boost/json.hpp>
+
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace diskvet::runner {
+
+// One number of one workload direction, with the run-to-run noise its interval series shows: the
+// coefficient of variation (stddev / mean, in percent) of the per-interval values, when measured.
+struct MetricValue {
+  double value = 0;
+  std::optional<double> noise_pct;
+};
+
+enum class Better { higher, lower };
+
+struct CompareMetric {
+  const char* name;   // "iops", "bw", "lat_mean", "lat_p50", "lat_p99", "lat_p9999"
+  const char* label;  // "IOPS", "bandwidth", "mean latency", "p99 latency"
+  Better better;
+};
+// The metrics compare and fleet know, in the order they print.
+const std::vector<CompareMetric>& compare_metrics();
+const CompareMetric* find_compare_metric(std::string_view name);
+// A value of that metric for people: IOPS, bytes/s or latency in ns.
+std::string format_metric(const CompareMetric& k, double value);
+
+struct SweepStep {
+  double outstanding = 0, iops = 0, lat_mean_us = 0, lat_p99_us = 0;
+};
+
+struct WorkloadDirection {
+  std::string key;    // "max-iops/randread#0/read": test, rw and its rank among same-rw workloads of the test, direction
+  std::string test, label, direction;
+  std::map<std::string, MetricValue> metrics;  // by CompareMetric::name
+  std::vector<SweepStep> sweep;                 // the max-IOPS sweep of the workload, if any
+};
+
+struct HealthValues {
+  bool known = false;
+  std::map<std::string, double> counters;  // temperature_c, percentage_used, media_errors, ...
+  std::vector<std::string> problems;
+};
+
+struct DeviceIndex {
+  size_t position = 0;  // in the report
+  std::string path, model, serial, firmware;
+  uint64_t size_bytes = 0;
+  std::string verdict;
+  std::map<std::string, std::string> test_verdicts;  // test id -> status
+  std::vector<std::string> failing;                  // "max-iops read.iops" of each non-PASS metric verdict
+  HealthValues health_before, health_after;
+  std::vector<WorkloadDirection> workloads;
+  const WorkloadDirection* find(const std::string& key) const;
+};
+
+struct ReportIndex {
+  std::string name;  // the file it came from
+  int schema = 0;
+  std::string suite, started, verdict;
+  bool complete = true;
+  std::vector<DeviceIndex> devices;
+};
+
+ReportIndex index_report(const boost::json::object& doc, const std::string& name);
+
+}  // namespace diskvet::runner

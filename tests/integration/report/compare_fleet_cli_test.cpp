@@ -1,0 +1,85 @@
+// `diskvet compare` and `diskvet fleet` as a user runs them, on sealed reports made by the real run
+// path (null engine): the exit codes a maintenance window or a purchasing check gates on, and the
+// HTML and CSV files written.
+#include <gtest/gtest.h>
+
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "runner/report/report_file.hpp"
+#include "tests/support/run_command.hpp"
+#include "tests/support/null_run_report.hpp"
+
+namespace fs = std::filesystem;
+namespace dvt = diskvet::testing;
+
+namespace {
+
+const char* kPassable = R"({"name": "null-5k", "source": "test", "limits": {"max-iops": {"read.iops": {"min": 5000}}}})";
+
+class CompareFleetCli : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = fs::temp_directory_path() / ("diskvet-cli-" + std::to_string(getpid()) + "-" + ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    fs::create_directories(dir_);
+  }
+  void TearDown() override { fs::remove_all(dir_); }
+  std::string save(const std::string& name, const boost::json::object& doc) {
+    const fs::path p = dir_ / name;
+    fs::create_directories(p.parent_path());
+    std::ofstream(p) << diskvet::runner::seal_report(doc) << "\n";
+    return p.string();
+  }
+  dvt::CommandResult diskvet(const std::string& args) { return dvt::run_command(dvt::words(std::string(DISKVET_BIN) + " " + args)); }
+  static std::string read(const fs::path& p) {
+    std::ifstream in(p);
+    std::ostringstream s;
+    s << in.rdbuf();
+    return s.str();
+  }
+  fs::path dir_;
+};
+
+}  // namespace
+
+TEST_F(CompareFleetCli, CompareExitsOneOnARegressionAndZeroWithout) {
+  const std::string before = save("before.json", dvt::null_run_report({{.serial = "SN-A", .rate_cap_iops = 20000}}, dvt::kNullSuite, kPassable));
+  const std::string slower = save("after.json", dvt::null_run_report({{.serial = "SN-A", .rate_cap_iops = 2000}}, dvt::kNullSuite, kPassable));
+  auto same = diskvet("compare " + before + " " + before + " --max-regression-pct 5 --html " + (dir_ / "same.html").string());
+  EXPECT_EQ(same.exit_code, 0) << same.out << same.err;
+  EXPECT_NE(same.out.find("no regression beyond 5%"), std::string::npos) << same.out;
+  EXPECT_NE(read(dir_ / "same.html").find("<h1>diskvet compare</h1>"), std::string::npos);
+  auto worse = diskvet("compare " + before + " " + slower + " --max-regression-pct 20 --metric iops");
+  EXPECT_EQ(worse.exit_code, 1) << worse.out << worse.err;
+  EXPECT_NE(worse.out.find("REGRESSION: "), std::string::npos) << worse.out;
+  EXPECT_NE(worse.out.find("matched by serial"), std::string::npos);
+}
+
+TEST_F(CompareFleetCli, CompareRefusesWhatIsNotAReportAndNeedsTwo) {
+  const std::string ok = save("ok.json", dvt::null_run_report({{.serial = "SN-A"}}));
+  std::ofstream(dir_ / "junk.json") << "{\"hello\": 1}";
+  EXPECT_EQ(diskvet("compare " + ok + " " + (dir_ / "junk.json").string()).exit_code, 2);
+  EXPECT_EQ(diskvet("compare " + ok).exit_code, 2);
+  EXPECT_EQ(diskvet("compare " + ok + " " + ok + " --metric nonsense").exit_code, 2);
+}
+
+TEST_F(CompareFleetCli, FleetReadsAFolderOfReportsWritesHtmlAndCsvAndExitsOneOnAnOutlier) {
+  const uint64_t cap = 20000;
+  save("rack/host1/r.json", dvt::null_run_report({{.path = "a", .serial = "A", .rate_cap_iops = cap}, {.path = "b", .serial = "B", .rate_cap_iops = cap}},
+                                                 dvt::kNullSuite, kPassable));
+  save("rack/host2/r.json", dvt::null_run_report({{.path = "c", .serial = "C", .rate_cap_iops = cap}, {.path = "d", .serial = "D", .rate_cap_iops = 3000}},
+                                                 dvt::kNullSuite, kPassable));
+  std::ofstream(dir_ / "rack" / "notes.json") << "[1, 2]";  // not a report: named and skipped
+  auto r = diskvet("fleet " + (dir_ / "rack").string() + " --html " + (dir_ / "fleet.html").string() + " --csv " + (dir_ / "fleet.csv").string());
+  EXPECT_EQ(r.exit_code, 1) << r.out << r.err;
+  EXPECT_NE(r.err.find("skipped"), std::string::npos) << r.err;
+  EXPECT_NE(r.out.find("fleet: 4 drive(s) in 1 group(s)"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("OUTLIER"), std::string::npos) << r.out;
+  const std::string csv = read(dir_ / "fleet.csv");
+  EXPECT_EQ(std::count(csv.begin(), csv.end(), '\n'), 5) << csv;
+  EXPECT_NE(read(dir_ / "fleet.html").find("<h1>diskvet fleet"), std::string::npos);
+  EXPECT_EQ(diskvet("fleet " + (dir_ / "nothing-here").string()).exit_code, 2);
+}
