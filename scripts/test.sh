@@ -13,7 +13,7 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 "$top/scripts/build.sh" "$top/build"
 "$top/scripts/tidy.sh" "$top/build"
 (cd "$top/build" && ctest --output-on-failure -j2 --timeout 900)
-"$top/scripts/build.sh" "$top/build-asan" -DCMAKE_BUILD_TYPE=Debug -DDISKVET_SANITIZE=ON
+TARGETS=unit_test_binaries "$top/scripts/build.sh" "$top/build-asan" -DCMAKE_BUILD_TYPE=Debug -DDISKVET_SANITIZE=ON
 (cd "$top/build-asan" && ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 ctest --output-on-failure -j2 -L unit)
 "$top/scripts/tsan.sh"
 "$top/scripts/fuzz.sh"
