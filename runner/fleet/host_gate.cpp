@@ -1,0 +1,95 @@
+// The host-side gate of a multi-host run.
+#include "runner/fleet/host_gate.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+
+#include "devices/discovery.hpp"
+#include "diskvet/version.hpp"
+
+namespace diskvet::runner {
+
+namespace json = boost::json;
+
+HostGate HostGate::decide(const GateRequest& request) {
+  HostGate g;
+  devices::DiscoveryOptions look;
+  look.read_health = false;
+  auto found = devices::discover(look);
+  for (const std::string& id : request.devices) {
+    GateDevice d;
+    d.id = id;
+    d.write_asked = std::any_of(request.consent.ids.begin(), request.consent.ids.end(),
+                                [&](const std::string& c) { return c == id || c == devices::kAllUnprotected; });
+    auto dev = found ? devices::find_device(id, *found) : Result<devices::Device>(found.error());
+    if (!dev) {
+      d.refusal = dev.error().message();
+      g.devices_.push_back(std::move(d));
+      continue;
+    }
+    d.path = dev->path;
+    d.size_bytes = dev->size_bytes;
+    d.logical_block_size = dev->logical_block_size;
+    d.model = dev->model;
+    d.serial = dev->serial;
+    if (d.write_asked) {
+      // The one gate: protection rules and consent, checked again while O_EXCL is held.
+      auto grant = devices::open_for_write(dev->path, request.consent);
+      if (grant) {
+        d.held = true;
+        g.grants_.push_back(std::move(*grant));
+      } else {
+        d.refusal = grant.error().message();
+      }
+    }
+    g.devices_.push_back(std::move(d));
+  }
+  return g;
+}
+
+bool HostGate::all_granted() const {
+  return std::all_of(devices_.begin(), devices_.end(), [](const GateDevice& d) { return !d.path.empty() && (d.held || !d.write_asked); });
+}
+
+json::object HostGate::to_json() const {
+  json::array devs;
+  for (const GateDevice& d : devices_) {
+    json::object o{{"id", d.id}, {"path", d.path}, {"write_asked", d.write_asked}, {"held", d.held},
+                   {"size_bytes", d.size_bytes}, {"logical_block_size", d.logical_block_size}, {"model", d.model}, {"serial", d.serial}};
+    if (!d.refusal.empty()) o["refusal"] = d.refusal;
+    devs.push_back(std::move(o));
+  }
+  return json::object{{"diskvet_gate", 1}, {"diskvet_version", kVersion}, {"devices", std::move(devs)}};
+}
+
+Result<std::vector<GateDevice>> parse_gate_json(std::string_view text, const std::string& host) {
+  boost::system::error_code ec;
+  json::value v = json::parse(text, ec);
+  const json::object* o = ec ? nullptr : v.if_object();
+  const json::value* devs = o ? o->if_contains("devices") : nullptr;
+  if (!o || !o->contains("diskvet_gate") || !devs || !devs->is_array())
+    return runtime_error(host, "the gate did not answer with its JSON", "check that diskvet on that host is this version ('diskvet gate --help')");
+  std::vector<GateDevice> out;
+  for (const json::value& e : devs->get_array()) {
+    const json::object* d = e.if_object();
+    if (!d) return runtime_error(host, "the gate's JSON lists a device that is not an object");
+    GateDevice g;
+    auto str = [&](const char* k) { const json::value* s = d->if_contains(k); return s && s->is_string() ? std::string(s->get_string()) : std::string(); };
+    auto flag = [&](const char* k) { const json::value* s = d->if_contains(k); return s && s->is_bool() && s->get_bool(); };
+    auto count = [&](const char* k) { const json::value* s = d->if_contains(k); return s && s->is_number() ? s->to_number<uint64_t>() : uint64_t{0}; };
+    g.id = str("id");
+    g.path = str("path");
+    g.write_asked = flag("write_asked");
+    g.held = flag("held");
+    g.refusal = str("refusal");
+    g.size_bytes = count("size_bytes");
+    g.logical_block_size = static_cast<uint32_t>(count("logical_block_size"));
+    g.model = str("model");
+    g.serial = str("serial");
+    out.push_back(std::move(g));
+  }
+  return out;
+}
+
+}  // namespace diskvet::runner
