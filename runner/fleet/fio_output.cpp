@@ -123,8 +123,8 @@ Result<FioClientOutput> parse_fio_client_output(std::string_view text) {
   return out;
 }
 
-Result<std::vector<IntervalSample>> parse_fio_interval_log(std::string_view text, const std::string& name) {
-  std::vector<IntervalSample> out;
+Result<std::vector<FioIntervalSample>> parse_fio_interval_log(std::string_view text, const std::string& name) {
+  std::vector<FioIntervalSample> out;
   size_t pos = 0;
   int line_no = 0;
   while (pos < text.size()) {
@@ -144,19 +144,19 @@ Result<std::vector<IntervalSample>> parse_fio_interval_log(std::string_view text
       at = static_cast<size_t>(r.ptr - line.data());
     }
     if (f[2] > 1) continue;  // trim and sync are not measured here
-    if (out.empty() || out.back().t_ms != f[0]) out.push_back(IntervalSample{f[0], {}});
+    if (out.empty() || out.back().t_ms != f[0]) out.push_back(FioIntervalSample{f[0], {}});
     out.back().value[f[2]] += static_cast<double>(f[1]);
   }
   return out;
 }
 
-std::vector<IntervalSample> sum_interval_logs(const std::vector<std::vector<IntervalSample>>& logs) {
+std::vector<FioIntervalSample> sum_interval_logs(const std::vector<std::vector<FioIntervalSample>>& logs) {
   // fio drops a job's last, partial interval or not depending on when the job stopped: only the
   // samples every log has are summed (a sum with a missing part would understate the interval).
   if (logs.empty()) return {};
   size_t n = SIZE_MAX;
   for (const auto& log : logs) n = std::min(n, log.size());
-  std::vector<IntervalSample> out(n);
+  std::vector<FioIntervalSample> out(n);
   for (const auto& log : logs)
     for (size_t i = 0; i < n; ++i) {
       out[i].t_ms = std::max(out[i].t_ms, log[i].t_ms);

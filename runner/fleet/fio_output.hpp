@@ -53,14 +53,14 @@ Result<FioClientOutput> parse_fio_client_output(std::string_view text);
 
 // One interval log of fio (write_iops_log with log_avg_msec and log_unix_epoch): per line
 // "time_ms, value, ddir, bs, offset[, prio]".
-struct IntervalSample {
+struct FioIntervalSample {
   uint64_t t_ms = 0;  // end of the interval (unix epoch ms with log_unix_epoch)
   std::array<double, 2> value{};  // read, write
 };
-Result<std::vector<IntervalSample>> parse_fio_interval_log(std::string_view text, const std::string& name);
+Result<std::vector<FioIntervalSample>> parse_fio_interval_log(std::string_view text, const std::string& name);
 
 // Several logs (one host's jobs, or the hosts) added sample by sample, by position (fio logs every
 // job on the same period from its start), up to the shortest log; a sample's time is its latest part's.
-std::vector<IntervalSample> sum_interval_logs(const std::vector<std::vector<IntervalSample>>& logs);
+std::vector<FioIntervalSample> sum_interval_logs(const std::vector<std::vector<FioIntervalSample>>& logs);
 
 }  // namespace diskvet::runner

@@ -50,7 +50,7 @@ MergedDirection merge_direction(const std::vector<const FioDirectionResult*>& pa
   return m;
 }
 
-FleetMerge merge_hosts(const std::vector<const FioHostResult*>& hosts, const std::vector<std::vector<IntervalSample>>& logs,
+FleetMerge merge_hosts(const std::vector<const FioHostResult*>& hosts, const std::vector<std::vector<FioIntervalSample>>& logs,
                        const std::vector<std::string>& names, const std::vector<double>& percentiles, uint64_t log_interval_ms) {
   FleetMerge f;
   for (int d = 0; d < 2; ++d) {

@@ -40,7 +40,7 @@ struct HostWindow {
 
 struct FleetMerge {
   std::array<MergedDirection, 2> dir;  // read, write
-  std::vector<IntervalSample> intervals;  // summed over hosts, sample by sample
+  std::vector<FioIntervalSample> intervals;  // summed over hosts, sample by sample
   std::vector<HostWindow> windows;
   // Spread of the hosts' first interval ends, and how long every host measured at once.
   std::optional<uint64_t> start_spread_ms;
@@ -49,7 +49,7 @@ struct FleetMerge {
 
 // hosts and logs are parallel (a host without a log: an empty vector). log_interval_ms is the
 // logs' period: a host's window opens one period before its first sample.
-FleetMerge merge_hosts(const std::vector<const FioHostResult*>& hosts, const std::vector<std::vector<IntervalSample>>& logs,
+FleetMerge merge_hosts(const std::vector<const FioHostResult*>& hosts, const std::vector<std::vector<FioIntervalSample>>& logs,
                        const std::vector<std::string>& names, const std::vector<double>& percentiles, uint64_t log_interval_ms);
 
 }  // namespace diskvet::runner

@@ -1,0 +1,19 @@
+// The multi-host branch of `diskvet run` (--hosts FILE).
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "cli/commands.hpp"
+
+namespace diskvet::cli {
+
+struct FleetCliOptions {
+  std::string hosts_file, suite, profile, out, duration, engine;
+  std::vector<std::string> destroy;
+  bool quiet = false;
+};
+
+int run_fleet_command(const FleetCliOptions& o);
+
+}  // namespace diskvet::cli

@@ -1,0 +1,504 @@
+// The controller of a multi-host run.
+#include "runner/fleet/fleet_run.hpp"
+
+#include <dirent.h>
+#include <unistd.h>
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <random>
+#include <sstream>
+#include <thread>
+
+#include "diskvet/version.hpp"
+#include "runner/fleet/child_process.hpp"
+#include "runner/fleet/fio_job.hpp"
+#include "runner/fleet/fleet_verdicts.hpp"
+#include "runner/fleet/host_gate.hpp"
+#include "runner/run/suite_run.hpp"
+
+namespace diskvet::runner {
+
+namespace json = boost::json;
+namespace fs = std::filesystem;
+
+namespace {
+
+struct HostSession {
+  const Host* host = nullptr;
+  std::string local_sock;   // relative to the work folder: fio names the host by it
+  std::string remote_sock;
+  std::optional<ChildProcess> server;  // ssh -L ... fio --server
+  std::optional<ChildProcess> gate;    // ssh ... diskvet gate
+  std::string fio_version;
+  std::string server_pid;
+  std::vector<GateDevice> devices;
+  std::string state = "ok";  // ok, unreachable, version-mismatch, refused, lost
+  std::string reason, when;
+  bool lost() const { return state != "ok"; }
+};
+
+std::string read_file(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::ostringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+std::string last_line(std::string text) {
+  while (!text.empty() && (text.back() == '\n' || text.back() == '\r')) text.pop_back();
+  const size_t nl = text.rfind('\n');
+  return nl == std::string::npos ? text : text.substr(nl + 1);
+}
+
+class Controller {
+ public:
+  Controller(const FleetOptions& o, const FleetEvents& e, const std::atomic<bool>& interrupted) : o_(o), events_(e), interrupted_(interrupted) {}
+  FleetRunResult run();
+
+ private:
+  std::vector<std::string> ssh_prefix(const Host& h) const;
+  void say(const std::string& host, const std::string& what) const {
+    if (events_.on_host) events_.on_host(host, what);
+  }
+  void lose(HostSession& s, std::string state, std::string reason) {
+    if (s.lost()) return;
+    s.state = std::move(state);
+    s.reason = std::move(reason);
+    s.when = utc_now_iso8601();
+    say(s.host->name, fmt::format("{}: {}", s.state, s.reason));
+  }
+  bool start_servers();
+  bool start_gates();
+  json::object run_workload(const std::string& prefix, const suites::TestSpec& test, Workload w, bool& complete);
+  void shut_down();
+  json::object host_json(const HostSession& s) const;
+
+  const FleetOptions& o_;
+  const FleetEvents& events_;
+  const std::atomic<bool>& interrupted_;
+  std::string work_, run_id_, local_version_;
+  std::vector<HostSession> hosts_;
+  json::array leftovers_;
+};
+
+std::vector<std::string> Controller::ssh_prefix(const Host& h) const {
+  std::vector<std::string> a{"ssh", "-o", "BatchMode=yes", "-o", fmt::format("ConnectTimeout={}", o_.connect_timeout_s),
+                             "-o", "ServerAliveInterval=2", "-o", "ServerAliveCountMax=3"};
+  if (!o_.inventory.ssh_config.empty()) {
+    fs::path cfg(o_.inventory.ssh_config);
+    if (cfg.is_relative()) cfg = fs::path(o_.inventory.file).parent_path() / cfg;
+    a.insert(a.end(), {"-F", cfg.string()});
+  }
+  if (h.ssh_port) a.insert(a.end(), {"-p", std::to_string(h.ssh_port)});
+  return a;
+}
+
+// One SSH session per host: fio's server on a unix socket of the host, forwarded to ours. The
+// remote shell prints fio's version, starts the server, says when its socket is there, then waits
+// for its stdin to close (the run ended, or the controller is gone) and ends the server with every
+// process under it (fio's jobs run in sessions of their own, so their tree, not a group, is ended).
+bool Controller::start_servers() {
+  for (HostSession& s : hosts_) {
+    const Host& h = *s.host;
+    s.local_sock = h.name + ".sock";
+    s.remote_sock = fmt::format("/tmp/diskvet-fio-{}-{}.sock", run_id_, h.name);
+    const std::string ro = h.has_diskvet() ? "" : " --readonly";
+    const std::string script = fmt::format(
+        "S={0}; umask 077; rm -f $S; {1} --version; {1} --server=sock:$S{2} >/dev/null 2>&1 </dev/null & p=$!; "
+        "i=0; while [ ! -S $S ] && [ $i -lt 150 ] && kill -0 $p 2>/dev/null; do sleep 0.1; i=$((i+1)); done; "
+        "[ -S $S ] && echo diskvet-fio-server $p; cat >/dev/null; "
+        "d() {{ for c in $(ps -o pid= --ppid $1); do echo $c; d $c; done; }}; kill -9 $p $(d $p) 2>/dev/null; rm -f $S",
+        s.remote_sock, h.fio, ro);
+    auto argv = ssh_prefix(h);
+    argv.insert(argv.end(), {"-o", "ExitOnForwardFailure=yes", "-o", "StreamLocalBindUnlink=yes", "-L",
+                             fmt::format("{}/{}:{}", work_, s.local_sock, s.remote_sock), h.ssh, script});
+    SpawnOptions so;
+    so.pipe_stdin = true;
+    so.pipe_stdout = true;
+    so.stderr_file = fmt::format("{}/{}.ssh-server.err", work_, h.name);
+    auto c = ChildProcess::spawn(argv, so);
+    if (!c) {
+      lose(s, "unreachable", c.error().message());
+      continue;
+    }
+    s.server.emplace(std::move(*c));
+  }
+  const int wait_ms = (o_.connect_timeout_s + 20) * 1000;
+  for (HostSession& s : hosts_) {
+    if (!s.server) continue;
+    auto version = s.server->read_line(wait_ms);
+    auto ready = version ? s.server->read_line(wait_ms) : std::nullopt;
+    if (!version || !ready || ready->rfind("diskvet-fio-server ", 0) != 0) {
+      const std::string err = last_line(read_file(fmt::format("{}/{}.ssh-server.err", work_, s.host->name)));
+      lose(s, "unreachable", version ? fmt::format("fio's server did not start there ({})", version->empty() ? err : *version)
+                                     : fmt::format("ssh {} failed{}", s.host->ssh, err.empty() ? "" : ": " + err));
+      continue;
+    }
+    s.fio_version = *version;
+    s.server_pid = ready->substr(19);
+    say(s.host->name, fmt::format("fio server up ({})", s.fio_version));
+  }
+  return std::none_of(hosts_.begin(), hosts_.end(), [](const HostSession& s) { return s.lost(); });
+}
+
+bool Controller::start_gates() {
+  for (HostSession& s : hosts_) {
+    const Host& h = *s.host;
+    if (!h.has_diskvet() || h.devices.empty()) {
+      for (const HostDevice& d : h.devices) s.devices.push_back(GateDevice{d.id, d.id, false, false, {}, 0, 0, {}, {}});
+      continue;
+    }
+    auto argv = ssh_prefix(h);
+    argv.insert(argv.end(), {h.ssh, h.diskvet, "gate"});
+    for (const HostDevice& d : h.devices) argv.insert(argv.end(), {"--device", d.id});
+    for (const HostDevice& d : h.devices)
+      if (d.destroy_data) argv.insert(argv.end(), {"--destroy-data", d.id});
+    for (const std::string& id : o_.destroy) argv.insert(argv.end(), {"--destroy-data", id});
+    SpawnOptions so;
+    so.pipe_stdin = true;
+    so.pipe_stdout = true;
+    so.stderr_file = fmt::format("{}/{}.ssh-gate.err", work_, h.name);
+    auto c = ChildProcess::spawn(argv, so);
+    if (!c) {
+      lose(s, "unreachable", c.error().message());
+      continue;
+    }
+    s.gate.emplace(std::move(*c));
+  }
+  bool all = true;
+  for (HostSession& s : hosts_) {
+    if (!s.gate) continue;
+    auto line = s.gate->read_line((o_.connect_timeout_s + 60) * 1000);
+    auto devs = line ? parse_gate_json(*line, s.host->name) : Result<std::vector<GateDevice>>(runtime_error(s.host->name, "no answer"));
+    if (!devs) {
+      const std::string err = last_line(read_file(fmt::format("{}/{}.ssh-gate.err", work_, s.host->name)));
+      lose(s, "unreachable", fmt::format("diskvet gate did not answer{}", err.empty() ? "" : ": " + err));
+      all = false;
+      continue;
+    }
+    s.devices = *devs;
+    for (const GateDevice& d : s.devices) {
+      if (!d.refusal.empty()) {
+        lose(s, "refused", fmt::format("{}: {}", d.id, d.refusal));
+        all = false;
+      } else {
+        say(s.host->name, fmt::format("{} is {} ({})", d.id, d.held ? "held for writing" : "read only", d.path));
+      }
+    }
+  }
+  return all;
+}
+
+json::object Controller::run_workload(const std::string& prefix, const suites::TestSpec& test, Workload w, bool& complete) {
+  if (o_.duration_s && !w.io_limit_bytes) w.runtime_s = *o_.duration_s;
+  if (o_.engine) w.engine = *o_.engine;
+  if (o_.suite.region_bytes && !w.size_bytes) w.size_bytes = o_.suite.region_bytes;
+  json::object out{{"rw", to_string(w.rw)}, {"bs_bytes", w.bs_bytes}, {"iodepth", w.iodepth}, {"numjobs", w.numjobs},
+                   {"runtime_s", w.runtime_s}, {"ramp_s", w.ramp_s}, {"engine", fio_engine(w.engine)}};
+  // Interval logs: 1 s, or a quarter of a short window (fio logs nothing for a run shorter than one period).
+  const double log_interval_s = std::clamp(w.runtime_s / 4, 0.1, 1.0);
+  std::vector<HostSession*> part;
+  std::vector<std::string> args{o_.local_fio, "--output-format=json+"};
+  json::array sat_out;
+  for (HostSession& s : hosts_) {
+    if (s.lost()) continue;
+    FioJobSpec spec;
+    spec.workload = w;
+    spec.startdelay_s = o_.startdelay_s;
+    spec.percentiles = o_.percentiles;
+    spec.iops_log = prefix;
+    spec.log_interval_s = log_interval_s;
+    if (w.engine != BackendKind::null)
+      for (const GateDevice& d : s.devices)
+        if (!writes(w.rw) || d.held) spec.filenames.push_back(d.path);
+    if (spec.filenames.empty() && w.engine != BackendKind::null) {
+      sat_out.push_back(json::object{{"host", s.host->name}, {"why", writes(w.rw) ? "no device held for writing" : "no device"}});
+      continue;
+    }
+    auto job = fio_job_file(spec);
+    if (!job) {
+      out["error"] = job.error().message();
+      complete = false;
+      return out;
+    }
+    const std::string job_name = fmt::format("{}.{}.fio", prefix, s.host->name);
+    std::ofstream(fmt::format("{}/{}", work_, job_name)) << *job;
+    args.push_back("--client=sock:" + s.local_sock);
+    args.push_back(job_name);
+    part.push_back(&s);
+  }
+  if (!sat_out.empty()) out["hosts_sat_out"] = std::move(sat_out);
+  if (part.empty()) {
+    out["error"] = "no host could run it";
+    return out;
+  }
+  say("", fmt::format("{}: {} {} QD{} x{} on {} hosts", test.id, to_string(w.rw), w.bs_bytes, w.iodepth, w.numjobs, part.size()));
+  SpawnOptions so;
+  so.working_dir = work_;
+  so.stdout_file = fmt::format("{}/{}.out", work_, prefix);
+  so.stderr_file = fmt::format("{}/{}.err", work_, prefix);
+  auto client = ChildProcess::spawn(args, so);
+  if (!client) {
+    out["error"] = client.error().message();
+    complete = false;
+    return out;
+  }
+  const double budget_s = o_.startdelay_s + w.ramp_s + (w.io_limit_bytes ? 86400.0 : w.runtime_s) + 60;
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(static_cast<int64_t>(budget_s * 1000));
+  std::optional<int> rc;
+  while (!(rc = client->poll())) {
+    for (HostSession* s : part)
+      if (!s->lost() && s->server && s->server->poll()) {
+        const std::string err = last_line(read_file(fmt::format("{}/{}.ssh-server.err", work_, s->host->name)));
+        lose(*s, "lost", fmt::format("its SSH session ended during {}{}", test.id, err.empty() ? "" : " (" + err + ")"));
+      }
+    if (interrupted_.load()) {
+      out["interrupted"] = true;
+      rc = client->stop(2000);
+      break;
+    }
+    if (std::chrono::steady_clock::now() > deadline) {
+      out["error"] = fmt::format("fio's client ran past {:.0f} s", budget_s);
+      rc = client->stop(2000);
+      break;
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  }
+  out["fio_exit_code"] = *rc;
+  auto parsed = parse_fio_client_output(read_file(so.stdout_file));
+  if (!parsed) {
+    out["error"] = parsed.error().message();
+    out["fio_messages"] = last_line(read_file(so.stderr_file));
+    for (HostSession* s : part) lose(*s, "lost", fmt::format("no result from fio for {}", test.id));
+    complete = false;
+    return out;
+  }
+  if (!parsed->messages.empty()) out["fio_messages"] = parsed->messages;
+  std::vector<const FioHostResult*> results;
+  std::vector<std::vector<FioIntervalSample>> logs;
+  std::vector<std::string> names;
+  json::object per_host;
+  for (HostSession* s : part) {
+    auto it = std::find_if(parsed->hosts.begin(), parsed->hosts.end(), [&](const FioHostResult& r) { return r.client == s->local_sock; });
+    if (it == parsed->hosts.end()) {
+      const bool said = std::find(parsed->disconnected.begin(), parsed->disconnected.end(), s->local_sock) != parsed->disconnected.end();
+      lose(*s, "lost", fmt::format("{} during {}", said ? "fio's client lost its connection" : "no result from fio", test.id));
+      continue;
+    }
+    if (it->error) {
+      lose(*s, "lost", fmt::format("fio reported error {} during {}", it->error, test.id));
+    }
+    per_host[s->host->name] = it->raw;
+    results.push_back(&*it);
+    names.push_back(s->host->name);
+    // fio's client writes each job's interval log as PREFIX_iops.N.log.<host it was reached by>.
+    std::vector<std::vector<FioIntervalSample>> jobs;
+    const std::string suffix = ".log." + s->local_sock, head = prefix + "_iops.";
+    for (const auto& e : fs::directory_iterator(work_)) {
+      const std::string f = e.path().filename().string();
+      if (f.rfind(head, 0) == 0 && f.size() > suffix.size() && f.compare(f.size() - suffix.size(), suffix.size(), suffix) == 0) {
+        auto log = parse_fio_interval_log(read_file(e.path().string()), f);
+        if (log) jobs.push_back(std::move(*log));
+      }
+    }
+    logs.push_back(sum_interval_logs(jobs));
+  }
+  if (results.size() != part.size()) complete = false;
+  out["hosts"] = per_host;
+  FleetMerge m = merge_hosts(results, logs, names, o_.percentiles, static_cast<uint64_t>(std::llround(log_interval_s * 1000)));
+  out["merged"] = merged_json(m);
+  const double allowed_ms = std::max(o_.max_start_spread_s, 0.02 * w.runtime_s) * 1000;
+  std::string not_aligned;
+  if (!m.start_spread_ms) not_aligned = "a host's interval log is missing: its start is unknown";
+  else if (static_cast<double>(*m.start_spread_ms) > allowed_ms)
+    not_aligned = fmt::format("the hosts started {} ms apart (at most {:.0f} ms allowed)", *m.start_spread_ms, allowed_ms);
+  if (!not_aligned.empty()) out["not_aligned"] = not_aligned;
+  return out;
+}
+
+json::object Controller::host_json(const HostSession& s) const {
+  json::array devs;
+  for (const GateDevice& d : s.devices) {
+    json::object o{{"id", d.id}, {"path", d.path}, {"held", d.held}, {"write_asked", d.write_asked}, {"size_bytes", d.size_bytes}};
+    if (!d.refusal.empty()) o["refusal"] = d.refusal;
+    devs.push_back(std::move(o));
+  }
+  json::object o{{"name", s.host->name}, {"ssh", s.host->ssh}, {"diskvet", s.host->has_diskvet()}, {"fio_version", s.fio_version},
+                 {"state", s.state}, {"devices", std::move(devs)}};
+  if (!s.reason.empty()) o["reason"] = s.reason;
+  if (!s.when.empty()) o["when"] = s.when;
+  return o;
+}
+
+// Closing a session's stdin ends what it started on the host; then each host is asked whether any
+// process of its fio server is still there.
+void Controller::shut_down() {
+  for (HostSession& s : hosts_) {
+    if (s.gate) s.gate->close_stdin();
+    if (s.server) s.server->close_stdin();
+  }
+  for (HostSession& s : hosts_) {
+    if (s.gate && !s.gate->wait_for(10000)) s.gate->stop(2000);
+    if (s.server && !s.server->wait_for(15000)) s.server->stop(2000);
+  }
+  for (HostSession& s : hosts_) {
+    if (s.server_pid.empty() || s.state == "lost") continue;
+    auto argv = ssh_prefix(*s.host);
+    argv.insert(argv.end(), {s.host->ssh, fmt::format("pgrep -f -- '[s]erver=sock:{}' || true", s.remote_sock)});
+    SpawnOptions so;
+    so.pipe_stdout = true;
+    auto c = ChildProcess::spawn(argv, so);
+    if (!c) continue;
+    std::string left = c->read_rest(20000);
+    c->wait_for(5000);
+    while (!left.empty() && left.back() == '\n') left.pop_back();
+    if (!left.empty()) {
+      leftovers_.push_back(json::object{{"host", s.host->name}, {"pids", left}});
+      say(s.host->name, "fio processes still running after the run: " + left);
+    }
+  }
+}
+
+FleetRunResult Controller::run() {
+  FleetRunResult r;
+  json::object& rep = r.report;
+  rep["kind"] = "diskvet-fleet-report";
+  rep["diskvet_version"] = kVersion;
+  rep["suite"] = o_.suite.name;
+  rep["profile"] = o_.profile ? json::value(o_.profile->name) : json::value(nullptr);
+  rep["started"] = utc_now_iso8601();
+  std::random_device rd;
+  run_id_ = fmt::format("{:08x}", rd());
+  char tmpl[] = "/tmp/diskvet-fleet-XXXXXX";
+  if (!::mkdtemp(tmpl)) {
+    rep["error"] = "cannot make a work folder in /tmp";
+    return r;
+  }
+  work_ = tmpl;
+  for (const Host& h : o_.inventory.hosts) {
+    HostSession s;
+    s.host = &h;
+    hosts_.push_back(std::move(s));
+  }
+  // The controller's own fio: every host must run the same build (fio refuses other protocol versions).
+  {
+    SpawnOptions so;
+    so.pipe_stdout = true;
+    auto c = ChildProcess::spawn({o_.local_fio, "--version"}, so);
+    if (c) {
+      local_version_ = last_line(c->read_rest(10000));
+      c->wait_for(5000);
+    }
+  }
+  rep["controller_fio_version"] = local_version_;
+  std::string status = "COMPLETE";
+  int exit = 3;
+  json::array tests;
+  if (local_version_.empty()) {
+    rep["error"] = "fio is not installed on the controller (install fio)";
+    status = "REFUSED";
+    exit = 2;
+  } else if (!start_servers()) {
+    status = "INCOMPLETE";
+  } else {
+    std::vector<std::string> differ;
+    for (const HostSession& s : hosts_)
+      if (s.fio_version != local_version_) differ.push_back(fmt::format("{} runs {}", s.host->name, s.fio_version));
+    if (!differ.empty()) {
+      for (HostSession& s : hosts_)
+        if (s.fio_version != local_version_) lose(s, "version-mismatch", fmt::format("runs {}, the controller {}", s.fio_version, local_version_));
+      std::string list;
+      for (const auto& d : differ) list += (list.empty() ? "" : "; ") + d;
+      rep["error"] = fmt::format("every host must run the controller's fio ({}): {}", local_version_, list);
+      status = "REFUSED";
+      exit = 2;
+    } else if (!start_gates()) {
+      const bool refused = std::any_of(hosts_.begin(), hosts_.end(), [](const HostSession& s) { return s.state == "refused"; });
+      status = refused ? "REFUSED" : "INCOMPLETE";
+      exit = refused ? 2 : 3;
+      if (refused) rep["error"] = "a host's gate refused a device: nothing was written";
+    } else {
+      bool complete = true;
+      std::vector<VerdictStatus> statuses;
+      for (size_t t = 0; t < o_.suite.tests.size() && complete && !interrupted_.load(); ++t) {
+        const suites::TestSpec& test = o_.suite.tests[t];
+        json::array workloads;
+        std::vector<json::object> done;
+        for (size_t wi = 0; wi < test.workloads.size() && complete && !interrupted_.load(); ++wi) {
+          Workload w = test.workloads[wi];
+          if (test.sweep) {
+            // Queue-depth sweep: each step one fio run across the hosts, until the merged IOPS gain
+            // less than min_gain_pct; the best step stands for the workload.
+            json::array steps;
+            double best = -1;
+            json::object best_step;
+            for (size_t k = 0; k < test.sweep->steps.size() && complete && !interrupted_.load(); ++k) {
+              w.iodepth = test.sweep->steps[k].iodepth;
+              w.numjobs = test.sweep->steps[k].numjobs;
+              json::object step = run_workload(fmt::format("t{}w{}s{}", t, wi, k), test, w, complete);
+              const double iops = merged_total_iops(step);
+              steps.push_back(step);
+              const bool gained = best <= 0 || iops >= best * (1 + test.sweep->min_gain_pct / 100);
+              if (iops > best) {
+                best = iops;
+                best_step = step;
+              }
+              if (!gained) break;
+            }
+            best_step["sweep"] = std::move(steps);
+            done.push_back(best_step);
+          } else {
+            done.push_back(run_workload(fmt::format("t{}w{}", t, wi), test, w, complete));
+          }
+        }
+        for (const auto& d : done) workloads.push_back(d);
+        json::object tj{{"id", test.id}, {"workloads", std::move(workloads)}};
+        if (o_.profile) judge_fleet_test(tj, test.id, *o_.profile, done, complete);
+        if (const json::value* st = tj.if_contains("status"); st && st->is_string())
+          if (auto s = parse_status(st->get_string())) statuses.push_back(*s);
+        tests.push_back(std::move(tj));
+      }
+      const bool interrupted = interrupted_.load();
+      if (!complete || interrupted) status = "INCOMPLETE";
+      if (interrupted) rep["interrupted"] = true;
+      const bool measurement_only = !o_.profile;
+      const bool aborted = status != "COMPLETE";
+      const VerdictStatus overall = statuses.empty() ? VerdictStatus::not_judged : rollup_overall(statuses);
+      rep["verdict"] = aborted ? "ERROR" : std::string(to_string(overall));
+      exit = exit_code(overall, aborted, measurement_only);
+    }
+  }
+  shut_down();
+  if (!leftovers_.empty()) {
+    rep["left_running"] = leftovers_;
+    if (exit == 0 || exit == 1 || exit == 4) exit = 3;
+    status = "INCOMPLETE";
+  }
+  json::array hosts;
+  for (const HostSession& s : hosts_) hosts.push_back(host_json(s));
+  rep["hosts"] = std::move(hosts);
+  rep["tests"] = std::move(tests);
+  rep["status"] = status;
+  rep["exit_code"] = exit;
+  rep["finished"] = utc_now_iso8601();
+  std::error_code ec;
+  fs::remove_all(work_, ec);
+  r.exit_code = exit;
+  return r;
+}
+
+}  // namespace
+
+FleetRunResult run_fleet(const FleetOptions& options, const FleetEvents& events, const std::atomic<bool>& interrupted) {
+  Controller c(options, events, interrupted);
+  return c.run();
+}
+
+}  // namespace diskvet::runner
