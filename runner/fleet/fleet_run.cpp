@@ -215,9 +215,16 @@ json::object Controller::run_workload(const std::string& prefix, const suites::T
     spec.percentiles = o_.percentiles;
     spec.iops_log = prefix;
     spec.log_interval_s = log_interval_s;
+    uint64_t smallest = 0;
     if (w.engine != BackendKind::null)
       for (const GateDevice& d : s.devices)
-        if (!writes(w.rw) || d.held) spec.filenames.push_back(d.path);
+        if (!writes(w.rw) || d.held) {
+          spec.filenames.push_back(d.path);
+          if (d.size_bytes && (!smallest || d.size_bytes < smallest)) smallest = d.size_bytes;
+        }
+    // The suite's region, on devices smaller than it: the whole device (in whole blocks).
+    if (smallest && spec.workload.size_bytes && spec.workload.offset_bytes + spec.workload.size_bytes > smallest)
+      spec.workload.size_bytes = (smallest - std::min(smallest, spec.workload.offset_bytes)) / w.bs_bytes * w.bs_bytes;
     if (spec.filenames.empty() && w.engine != BackendKind::null) {
       sat_out.push_back(json::object{{"host", s.host->name}, {"why", writes(w.rw) ? "no device held for writing" : "no device"}});
       continue;

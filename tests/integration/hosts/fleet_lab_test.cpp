@@ -1,0 +1,267 @@
+// `diskvet run --hosts` in the SSH lab: hosts are sshds on 127.0.0.2, .3, ... each with its own
+// keys and loop devices; the controller reaches each fio server only through SSH forwarding.
+#include <gtest/gtest.h>
+
+#include <boost/json.hpp>
+#include <chrono>
+#include <fstream>
+#include <memory>
+#include <sstream>
+#include <thread>
+
+#include "runner/fleet/child_process.hpp"
+#include "ssh_lab.hpp"
+#include "tests/support/lab.hpp"
+#include "tests/support/loop_lab.hpp"
+
+namespace diskvet::testing {
+namespace {
+
+namespace json = boost::json;
+
+constexpr const char* kFleetNeedle = "--server=sock:/tmp/diskvet-fio-";
+
+struct LabHost {
+  std::vector<std::shared_ptr<LoopDevice>> disks;
+  bool destroy = true;
+  std::string fio = "fio";
+  bool diskvet = true;
+};
+
+std::string inventory(const SshLab& lab, const std::vector<LabHost>& hosts) {
+  json::array hs;
+  for (size_t i = 0; i < hosts.size(); ++i) {
+    json::array devs;
+    for (const auto& d : hosts[i].disks) devs.push_back(json::object{{"id", d->path()}, {"destroy_data", hosts[i].destroy && hosts[i].diskvet}});
+    json::object h{{"name", lab.name(static_cast<int>(i))}, {"ssh", lab.name(static_cast<int>(i))}, {"fio", hosts[i].fio}, {"devices", devs}};
+    if (hosts[i].diskvet) h["diskvet"] = DISKVET_BIN;
+    else h["diskvet"] = false;
+    hs.push_back(std::move(h));
+  }
+  return lab.write("hosts.json", json::serialize(json::object{{"ssh_config", "ssh_config"}, {"hosts", hs}}));
+}
+
+json::object load(const std::string& path) {
+  std::ifstream in(path);
+  std::stringstream s;
+  s << in.rdbuf();
+  boost::system::error_code ec;
+  json::value v = json::parse(s.str(), ec);
+  return ec || !v.is_object() ? json::object{} : v.get_object();
+}
+
+const json::object* host_of(const json::object& report, const std::string& name) {
+  for (const auto& h : report.at("hosts").as_array())
+    if (h.as_object().at("name").as_string() == name) return &h.as_object();
+  return nullptr;
+}
+
+std::shared_ptr<LoopDevice> disk(const std::string& tag, const std::string& prepare = {}) {
+  return std::make_shared<LoopDevice>("i15-" + tag, 96u << 20, devices::LoopOptions{}, prepare);
+}
+
+// A suite of one long read test, for faults mid-run.
+std::string long_read_suite(const SshLab& lab, int runtime_s) {
+  return lab.write("long.json", R"({"name": "long-read", "description": "one long random read", "region": "64m",
+    "probe": {"enabled": false}, "defaults": {"runtime": ")" + std::to_string(runtime_s) + R"(s", "ramp": "0s", "engine": "psync"},
+    "tests": [{"id": "read-long", "description": "random read", "workloads": [{"rw": "randread", "bs": "4k", "iodepth": 1, "numjobs": 1}]}]})");
+}
+
+TEST(FleetLab, ThreeHostQuickRunIsJudgedOnMergedNumbers) {
+  SKIP_UNLESS_SSH_LAB();
+  SKIP_UNLESS_LOOP_DEVICES();
+  SshLab lab(3);
+  ASSERT_TRUE(lab.valid()) << lab.why();
+  std::vector<LabHost> hosts(3);
+  for (int i = 0; i < 3; ++i) {
+    hosts[i].disks.push_back(disk("q" + std::to_string(i)));
+    ASSERT_TRUE(hosts[i].disks[0]->valid()) << hosts[i].disks[0]->why();
+  }
+  const std::string inv = inventory(lab, hosts), out = lab.dir() + "/report.json";
+  auto r = run_command({DISKVET_BIN, "run", "--suite", "quick", "--hosts", inv, "--profile", "sanity", "--duration", "1s", "--out", out});
+  json::object rep = load(out);
+  ASSERT_FALSE(rep.empty()) << r.out << r.err;
+  EXPECT_EQ(r.exit_code, 0) << r.out << r.err << json::serialize(rep).substr(0, 4000);
+  EXPECT_EQ(rep.at("status").as_string(), "COMPLETE");
+  EXPECT_EQ(rep.at("verdict").as_string(), "PASS");
+  ASSERT_EQ(rep.at("hosts").as_array().size(), 3u);
+  for (int i = 0; i < 3; ++i) {
+    const json::object* h = host_of(rep, lab.name(i));
+    ASSERT_NE(h, nullptr);
+    EXPECT_EQ(h->at("state").as_string(), "ok");
+    EXPECT_TRUE(h->at("devices").as_array()[0].as_object().at("held").as_bool());
+  }
+  // Every workload ran on all three hosts; the merged IOPS are the sum of the hosts' own fio numbers.
+  size_t workloads = 0;
+  for (const auto& t : rep.at("tests").as_array()) {
+    EXPECT_EQ(t.as_object().at("status").as_string(), "PASS") << json::serialize(t).substr(0, 3000);
+    for (const auto& wv : t.as_object().at("workloads").as_array()) {
+      const json::object& w = wv.as_object();
+      ASSERT_TRUE(w.contains("hosts")) << json::serialize(w).substr(0, 2000);
+      const json::object& per = w.at("hosts").as_object();
+      ASSERT_EQ(per.size(), 3u);
+      double sum = 0;
+      for (const auto& kv : per) sum += kv.value().at("read").at("iops").to_number<double>() + kv.value().at("write").at("iops").to_number<double>();
+      const double merged = w.at("merged").at("total").at("iops").to_number<double>();
+      EXPECT_NEAR(merged, sum, 1e-6 * sum);
+      EXPECT_GT(merged, 0);
+      EXPECT_FALSE(w.at("merged").at("start_spread_ms").is_null());
+      ++workloads;
+    }
+  }
+  EXPECT_GE(workloads, 7u);
+  EXPECT_TRUE(processes_with(kFleetNeedle).empty()) << "a fio server is still running";
+}
+
+TEST(FleetLab, ProtectedDeviceOnHost2IsUntouchedEvenWithAllUnprotected) {
+  SKIP_UNLESS_SSH_LAB();
+  SKIP_UNLESS_LOOP_DEVICES();
+  if (!have_program("mkfs.ext4")) GTEST_SKIP() << "mkfs.ext4 (e2fsprogs) is not installed";
+  SshLab lab(3);
+  ASSERT_TRUE(lab.valid()) << lab.why();
+  std::vector<LabHost> hosts(3);
+  hosts[0].disks.push_back(disk("p0"));
+  hosts[1].disks.push_back(disk("p1-ext4", "mkfs.ext4 -q -F"));
+  hosts[2].disks.push_back(disk("p2"));
+  std::vector<std::string> before;
+  for (const auto& h : hosts) {
+    ASSERT_TRUE(h.disks[0]->valid()) << h.disks[0]->why();
+    before.push_back(sha256_of(h.disks[0]->path()));
+  }
+  const std::string inv = inventory(lab, hosts), out = lab.dir() + "/report.json";
+  auto r = run_command({DISKVET_BIN, "run", "--suite", "quick", "--hosts", inv, "--profile", "none", "--duration", "1s",
+                        "--destroy-data", "all-unprotected", "--out", out});
+  EXPECT_EQ(r.exit_code, 2) << r.out << r.err;
+  json::object rep = load(out);
+  ASSERT_FALSE(rep.empty()) << r.err;
+  EXPECT_EQ(rep.at("status").as_string(), "REFUSED");
+  const json::object* h2 = host_of(rep, "h2");
+  ASSERT_NE(h2, nullptr);
+  EXPECT_EQ(h2->at("state").as_string(), "refused");
+  EXPECT_NE(json::serialize(*h2).find("PROTECTED"), std::string::npos) << json::serialize(*h2);
+  EXPECT_TRUE(rep.at("tests").as_array().empty()) << "a test ran after a refusal";
+  for (size_t i = 0; i < hosts.size(); ++i) EXPECT_EQ(sha256_of(hosts[i].disks[0]->path()), before[i]) << lab.name(static_cast<int>(i)) << "'s device changed";
+  EXPECT_TRUE(processes_with(kFleetNeedle).empty());
+}
+
+TEST(FleetLab, FioVersionMismatchIsRefusedBeforeAnyIo) {
+  SKIP_UNLESS_SSH_LAB();
+  SKIP_UNLESS_LOOP_DEVICES();
+  SshLab lab(3);
+  ASSERT_TRUE(lab.valid()) << lab.why();
+  // Host 3 runs "another fio build": it says another version, and is fio otherwise.
+  const std::string other = lab.write("other-fio", "#!/bin/sh\nif [ \"$1\" = --version ]; then echo fio-3.99; exit 0; fi\nexec fio \"$@\"\n");
+  ASSERT_EQ(run_command({"chmod", "755", other}).exit_code, 0);
+  std::vector<LabHost> hosts(3);
+  std::vector<std::string> before;
+  for (int i = 0; i < 3; ++i) {
+    hosts[i].disks.push_back(disk("v" + std::to_string(i)));
+    ASSERT_TRUE(hosts[i].disks[0]->valid());
+    before.push_back(sha256_of(hosts[i].disks[0]->path()));
+  }
+  hosts[2].fio = other;
+  const std::string inv = inventory(lab, hosts), out = lab.dir() + "/report.json";
+  auto r = run_command({DISKVET_BIN, "run", "--suite", "quick", "--hosts", inv, "--profile", "none", "--duration", "1s", "--out", out});
+  EXPECT_EQ(r.exit_code, 2) << r.out << r.err;
+  EXPECT_NE(r.err.find("h3 runs fio-3.99"), std::string::npos) << r.err;
+  json::object rep = load(out);
+  ASSERT_FALSE(rep.empty());
+  EXPECT_EQ(host_of(rep, "h3")->at("state").as_string(), "version-mismatch");
+  EXPECT_EQ(host_of(rep, "h1")->at("state").as_string(), "ok");
+  EXPECT_TRUE(rep.at("tests").as_array().empty());
+  for (int i = 0; i < 3; ++i) EXPECT_EQ(sha256_of(hosts[i].disks[0]->path()), before[i]);
+  EXPECT_TRUE(processes_with(kFleetNeedle).empty());
+}
+
+TEST(FleetLab, HostKilledMidRunMakesTheRunIncompleteAndLeavesNothingRunning) {
+  SKIP_UNLESS_SSH_LAB();
+  SKIP_UNLESS_LOOP_DEVICES();
+  SshLab lab(3);
+  ASSERT_TRUE(lab.valid()) << lab.why();
+  std::vector<LabHost> hosts(3);
+  for (int i = 0; i < 3; ++i) {
+    hosts[i].disks.push_back(disk("k" + std::to_string(i)));
+    ASSERT_TRUE(hosts[i].disks[0]->valid());
+    hosts[i].destroy = false;  // reads only
+  }
+  const std::string inv = inventory(lab, hosts), out = lab.dir() + "/report.json", suite = long_read_suite(lab, 12);
+  runner::SpawnOptions so;
+  so.stderr_file = lab.dir() + "/controller.err";
+  auto c = runner::ChildProcess::spawn({DISKVET_BIN, "run", "--suite", suite, "--hosts", inv, "--profile", "none", "--out", out}, so);
+  ASSERT_TRUE(c.ok());
+  // Wait until every host's fio server is up and the test has been running a while.
+  for (int t = 0; t < 300 && processes_with(kFleetNeedle).size() < 6; ++t) std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  std::this_thread::sleep_for(std::chrono::seconds(4));
+  lab.kill_host(1);
+  auto rc = c->wait_for(60000);
+  ASSERT_TRUE(rc.has_value()) << "the controller did not end after losing a host";
+  EXPECT_EQ(*rc, 3);
+  json::object rep = load(out);
+  ASSERT_FALSE(rep.empty());
+  EXPECT_EQ(rep.at("status").as_string(), "INCOMPLETE");
+  const json::object* h2 = host_of(rep, "h2");
+  EXPECT_EQ(h2->at("state").as_string(), "lost");
+  EXPECT_TRUE(h2->contains("when"));
+  // The others' numbers are kept.
+  const json::object& w = rep.at("tests").as_array()[0].at("workloads").as_array()[0].as_object();
+  ASSERT_TRUE(w.contains("hosts")) << json::serialize(w);
+  EXPECT_TRUE(w.at("hosts").as_object().contains("h1"));
+  EXPECT_TRUE(w.at("hosts").as_object().contains("h3"));
+  EXPECT_FALSE(w.at("hosts").as_object().contains("h2"));
+  for (int t = 0; t < 50 && !processes_with(kFleetNeedle).empty(); ++t) std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  EXPECT_TRUE(processes_with(kFleetNeedle).empty()) << "fio is still running on a host";
+}
+
+TEST(FleetLab, KillingTheControllerStopsTheRemoteJobs) {
+  SKIP_UNLESS_SSH_LAB();
+  SKIP_UNLESS_LOOP_DEVICES();
+  SshLab lab(2);
+  ASSERT_TRUE(lab.valid()) << lab.why();
+  std::vector<LabHost> hosts(2);
+  for (int i = 0; i < 2; ++i) {
+    hosts[i].disks.push_back(disk("c" + std::to_string(i)));
+    ASSERT_TRUE(hosts[i].disks[0]->valid());
+    hosts[i].destroy = false;
+  }
+  const std::string inv = inventory(lab, hosts), out = lab.dir() + "/report.json", suite = long_read_suite(lab, 60);
+  runner::SpawnOptions so;
+  auto c = runner::ChildProcess::spawn({DISKVET_BIN, "run", "--suite", suite, "--hosts", inv, "--profile", "none", "--out", out}, so);
+  ASSERT_TRUE(c.ok());
+  for (int t = 0; t < 300 && processes_with(kFleetNeedle).size() < 4; ++t) std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  std::this_thread::sleep_for(std::chrono::seconds(3));
+  ASSERT_GE(processes_with(kFleetNeedle).size(), 4u) << "the hosts' fio jobs did not start";
+  ::kill(c->pid(), SIGKILL);  // no chance to clean up: its pipes close, and that must be enough
+  c->wait_for(5000);
+  for (int t = 0; t < 150 && !processes_with(kFleetNeedle).empty(); ++t) std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  EXPECT_TRUE(processes_with(kFleetNeedle).empty()) << "fio jobs outlived the controller";
+}
+
+TEST(FleetLab, ReadOnlyHostWithoutDiskvetReadsButIsNeverWritten) {
+  SKIP_UNLESS_SSH_LAB();
+  SKIP_UNLESS_LOOP_DEVICES();
+  SshLab lab(2);
+  ASSERT_TRUE(lab.valid()) << lab.why();
+  std::vector<LabHost> hosts(2);
+  hosts[0].disks.push_back(disk("r0"));
+  hosts[1].disks.push_back(disk("r1"));
+  hosts[1].diskvet = false;
+  ASSERT_TRUE(hosts[0].disks[0]->valid() && hosts[1].disks[0]->valid());
+  const std::string before = sha256_of(hosts[1].disks[0]->path());
+  const std::string suite = lab.write("rw.json", R"({"name": "read-write", "description": "a read and a write", "region": "64m",
+    "probe": {"enabled": false}, "defaults": {"runtime": "1s", "ramp": "0s", "engine": "psync"},
+    "tests": [{"id": "rw", "description": "random read then random write", "workloads": [{"rw": "randread", "bs": "4k"}, {"rw": "randwrite", "bs": "4k"}]}]})");
+  const std::string inv = inventory(lab, hosts), out = lab.dir() + "/report.json";
+  auto r = run_command({DISKVET_BIN, "run", "--suite", suite, "--hosts", inv, "--profile", "none", "--out", out});
+  EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
+  json::object rep = load(out);
+  ASSERT_FALSE(rep.empty());
+  const auto& wl = rep.at("tests").as_array()[0].at("workloads").as_array();
+  ASSERT_EQ(wl.size(), 2u);
+  EXPECT_TRUE(wl[0].at("hosts").as_object().contains("h2")) << "the read-only host did not read";
+  EXPECT_FALSE(wl[1].at("hosts").as_object().contains("h2")) << "the read-only host was written";
+  EXPECT_TRUE(wl[1].at("hosts").as_object().contains("h1"));
+  EXPECT_EQ(sha256_of(hosts[1].disks[0]->path()), before);
+}
+
+}  // namespace
+}  // namespace diskvet::testing
