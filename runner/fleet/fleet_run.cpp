@@ -355,6 +355,8 @@ void Controller::shut_down() {
     if (s.gate && !s.gate->wait_for(10000)) s.gate->stop(2000);
     if (s.server && !s.server->wait_for(15000)) s.server->stop(2000);
   }
+  // Asked of every host at once, then the answers collected.
+  std::vector<std::pair<HostSession*, ChildProcess>> checks;
   for (HostSession& s : hosts_) {
     if (s.server_pid.empty() || s.state == "lost") continue;
     auto argv = ssh_prefix(*s.host);
@@ -362,13 +364,17 @@ void Controller::shut_down() {
     SpawnOptions so;
     so.pipe_stdout = true;
     auto c = ChildProcess::spawn(argv, so);
-    if (!c) continue;
-    std::string left = c->read_rest(20000);
-    c->wait_for(5000);
+    if (c) checks.emplace_back(&s, std::move(*c));
+  }
+  for (auto& [s, c] : checks) {
+    std::string left = c.read_rest(20000);
+    c.wait_for(5000);
     while (!left.empty() && left.back() == '\n') left.pop_back();
+    for (char& ch : left)
+      if (ch == '\n') ch = ' ';
     if (!left.empty()) {
-      leftovers_.push_back(json::object{{"host", s.host->name}, {"pids", left}});
-      say(s.host->name, "fio processes still running after the run: " + left);
+      leftovers_.push_back(json::object{{"host", s->host->name}, {"pids", left}});
+      say(s->host->name, "fio processes still running after the run: " + left);
     }
   }
 }

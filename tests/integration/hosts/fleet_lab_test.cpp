@@ -1,11 +1,14 @@
 // `diskvet run --hosts` in the SSH lab: hosts are sshds on 127.0.0.2, .3, ... each with its own
 // keys and loop devices; the controller reaches each fio server only through SSH forwarding.
 #include <gtest/gtest.h>
+#include <sys/resource.h>
 
 #include <boost/json.hpp>
+#include <fmt/format.h>
 #include <chrono>
 #include <fstream>
 #include <memory>
+#include <optional>
 #include <sstream>
 #include <thread>
 
@@ -57,7 +60,7 @@ const json::object* host_of(const json::object& report, const std::string& name)
 }
 
 std::shared_ptr<LoopDevice> disk(const std::string& tag, const std::string& prepare = {}) {
-  return std::make_shared<LoopDevice>("i15-" + tag, 96u << 20, devices::LoopOptions{}, prepare);
+  return std::make_shared<LoopDevice>(fmt::format("i15-{}", tag), 96u << 20, devices::LoopOptions{}, prepare);
 }
 
 // A suite of one long read test, for faults mid-run.
@@ -74,7 +77,7 @@ TEST(FleetLab, ThreeHostQuickRunIsJudgedOnMergedNumbers) {
   ASSERT_TRUE(lab.valid()) << lab.why();
   std::vector<LabHost> hosts(3);
   for (int i = 0; i < 3; ++i) {
-    hosts[i].disks.push_back(disk("q" + std::to_string(i)));
+    hosts[i].disks.push_back(disk(fmt::format("q{}", i)));
     ASSERT_TRUE(hosts[i].disks[0]->valid()) << hosts[i].disks[0]->why();
   }
   const std::string inv = inventory(lab, hosts), out = lab.dir() + "/report.json";
@@ -155,7 +158,7 @@ TEST(FleetLab, FioVersionMismatchIsRefusedBeforeAnyIo) {
   std::vector<LabHost> hosts(3);
   std::vector<std::string> before;
   for (int i = 0; i < 3; ++i) {
-    hosts[i].disks.push_back(disk("v" + std::to_string(i)));
+    hosts[i].disks.push_back(disk(fmt::format("v{}", i)));
     ASSERT_TRUE(hosts[i].disks[0]->valid());
     before.push_back(sha256_of(hosts[i].disks[0]->path()));
   }
@@ -180,7 +183,7 @@ TEST(FleetLab, HostKilledMidRunMakesTheRunIncompleteAndLeavesNothingRunning) {
   ASSERT_TRUE(lab.valid()) << lab.why();
   std::vector<LabHost> hosts(3);
   for (int i = 0; i < 3; ++i) {
-    hosts[i].disks.push_back(disk("k" + std::to_string(i)));
+    hosts[i].disks.push_back(disk(fmt::format("k{}", i)));
     ASSERT_TRUE(hosts[i].disks[0]->valid());
     hosts[i].destroy = false;  // reads only
   }
@@ -219,7 +222,7 @@ TEST(FleetLab, KillingTheControllerStopsTheRemoteJobs) {
   ASSERT_TRUE(lab.valid()) << lab.why();
   std::vector<LabHost> hosts(2);
   for (int i = 0; i < 2; ++i) {
-    hosts[i].disks.push_back(disk("c" + std::to_string(i)));
+    hosts[i].disks.push_back(disk(fmt::format("c{}", i)));
     ASSERT_TRUE(hosts[i].disks[0]->valid());
     hosts[i].destroy = false;
   }
@@ -261,6 +264,65 @@ TEST(FleetLab, ReadOnlyHostWithoutDiskvetReadsButIsNeverWritten) {
   EXPECT_FALSE(wl[1].at("hosts").as_object().contains("h2")) << "the read-only host was written";
   EXPECT_TRUE(wl[1].at("hosts").as_object().contains("h1"));
   EXPECT_EQ(sha256_of(hosts[1].disks[0]->path()), before);
+}
+
+}  // namespace
+}  // namespace diskvet::testing
+
+namespace diskvet::testing {
+namespace {
+
+// Scale: 32 hosts with fio's null engine (no device I/O) complete one run. The controller's CPU time
+// and peak memory are printed for docs/benchmarks.md (not asserted: the machine's speed is not ours).
+TEST(FleetLab, ThirtyTwoHostsCompleteARunOnTheNullEngine) {
+  SKIP_UNLESS_SSH_LAB();
+  constexpr int kHosts = 32;
+  SshLab lab(kHosts);
+  ASSERT_TRUE(lab.valid()) << lab.why();
+  json::array hs;
+  for (int i = 0; i < kHosts; ++i)
+    hs.push_back(json::object{{"name", lab.name(i)}, {"ssh", lab.name(i)}, {"diskvet", false}, {"devices", json::array{}}});
+  const std::string inv = lab.write("hosts.json", json::serialize(json::object{{"ssh_config", "ssh_config"}, {"hosts", hs}}));
+  const std::string suite = lab.write("null.json", R"({"name": "null-read", "description": "one short read on fio's null engine",
+    "probe": {"enabled": false}, "defaults": {"runtime": "3s", "ramp": "0s", "engine": "null"},
+    "tests": [{"id": "read", "description": "random read", "workloads": [{"rw": "randread", "bs": "4k", "iodepth": 1}]}]})");
+  const std::string out = lab.dir() + "/report.json";
+  // The controller and everything it started (its ssh sessions, fio's client): CPU time once reaped,
+  // and the peak of their summed resident memory, sampled every 100 ms.
+  rusage before{}, after{};
+  ::getrusage(RUSAGE_CHILDREN, &before);
+  const auto t0 = std::chrono::steady_clock::now();
+  runner::SpawnOptions so;
+  so.stderr_file = lab.dir() + "/controller.err";
+  auto c = runner::ChildProcess::spawn({DISKVET_BIN, "run", "--suite", suite, "--hosts", inv, "--profile", "none", "--fio-engine", "null", "--out", out, "--quiet"}, so);
+  ASSERT_TRUE(c.ok());
+  uint64_t peak_kib = 0, controller_peak_kib = 0;
+  std::optional<int> rc;
+  while (!(rc = c->wait_for(100))) {
+    uint64_t sum = 0;
+    for (pid_t p : process_tree(c->pid())) sum += rss_kib(p);
+    peak_kib = std::max(peak_kib, sum);
+    controller_peak_kib = std::max(controller_peak_kib, rss_kib(c->pid()));
+    if (std::chrono::steady_clock::now() - t0 > std::chrono::minutes(8)) break;
+  }
+  ASSERT_TRUE(rc.has_value()) << "the 32-host run did not end";
+  const double wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  ::getrusage(RUSAGE_CHILDREN, &after);
+  EXPECT_EQ(*rc, 0);
+  auto secs = [](const timeval& a, const timeval& b) { return static_cast<double>(b.tv_sec - a.tv_sec) + static_cast<double>(b.tv_usec - a.tv_usec) / 1e6; };
+  const double cpu_s = secs(before.ru_utime, after.ru_utime) + secs(before.ru_stime, after.ru_stime);
+  std::printf("controller with its ssh sessions and fio's client, %d hosts: %.2f s CPU (%.3f s per host), peak memory %.1f MiB "
+              "(%.2f MiB per host; diskvet itself %.1f MiB), %.1f s wall\n",
+              kHosts, cpu_s, cpu_s / kHosts, static_cast<double>(peak_kib) / 1024, static_cast<double>(peak_kib) / 1024 / kHosts,
+              static_cast<double>(controller_peak_kib) / 1024, wall_s);
+  json::object rep = load(out);
+  ASSERT_FALSE(rep.empty());
+  EXPECT_EQ(rep.at("status").as_string(), "COMPLETE");
+  const json::object& w = rep.at("tests").as_array()[0].at("workloads").as_array()[0].as_object();
+  EXPECT_EQ(w.at("hosts").as_object().size(), static_cast<size_t>(kHosts));
+  std::printf("merged read IOPS over %d hosts: %.0f, start spread %s ms\n", kHosts, w.at("merged").at("read").at("iops").to_number<double>(),
+              json::serialize(w.at("merged").at("start_spread_ms")).c_str());
+  EXPECT_TRUE(processes_with(kFleetNeedle).empty());
 }
 
 }  // namespace

@@ -4,6 +4,8 @@
 #include <signal.h>
 #include <unistd.h>
 
+#include <fmt/format.h>
+
 #include <chrono>
 #include <filesystem>
 #include <fstream>
@@ -94,22 +96,24 @@ SshLab::SshLab(int hosts) {
   const int port = 20000 + static_cast<int>(::getpid() % 20000);
   std::string config, known;
   for (int i = 0; i < hosts; ++i) {
-    const std::string h = dir_ + "/" + name(i), addr = "127.0.0." + std::to_string(i + 2);
+    const std::string h = dir_ + "/" + name(i), addr = fmt::format("127.0.0.{}", i + 2);
     fs::create_directories(h);
     if (!keygen(h + "/host_key")) return;
     std::ifstream pub(h + "/host_key.pub");
     std::string type, key;
     pub >> type >> key;
-    known += "[" + addr + "]:" + std::to_string(port) + " " + type + " " + key + "\n";
-    config += "Host " + name(i) + "\n  HostName " + addr + "\n  Port " + std::to_string(port) + "\n  User root\n  IdentityFile " + dir_ +
-              "/client_key\n  IdentitiesOnly yes\n  UserKnownHostsFile " + dir_ + "/known_hosts\n  GlobalKnownHostsFile /dev/null\n"
-              "  StrictHostKeyChecking yes\n";
+    known += fmt::format("[{}]:{} {} {}\n", addr, port, type, key);
+    config += fmt::format(
+        "Host {}\n  HostName {}\n  Port {}\n  User root\n  IdentityFile {}/client_key\n  IdentitiesOnly yes\n"
+        "  UserKnownHostsFile {}/known_hosts\n  GlobalKnownHostsFile /dev/null\n  StrictHostKeyChecking yes\n",
+        name(i), addr, port, dir_, dir_);
     // Debian 12's sshd refuses streamlocal (unix socket) forwarding unless TCP forwarding is allowed too.
     write(name(i) + "/sshd_config",
-          "ListenAddress " + addr + ":" + std::to_string(port) + "\nHostKey " + h + "/host_key\nAuthorizedKeysFile " + dir_ +
-              "/authorized_keys\nPidFile none\nPermitRootLogin prohibit-password\nPasswordAuthentication no\n"
-              "KbdInteractiveAuthentication no\nUsePAM no\nStrictModes no\nAllowStreamLocalForwarding yes\nAllowTcpForwarding yes\n"
-              "X11Forwarding no\nPrintMotd no\nMaxSessions 50\nMaxStartups 200\nLogLevel ERROR\n");
+          fmt::format("ListenAddress {}:{}\nHostKey {}/host_key\nAuthorizedKeysFile {}/authorized_keys\nPidFile none\n"
+                      "PermitRootLogin prohibit-password\nPasswordAuthentication no\nKbdInteractiveAuthentication no\nUsePAM no\n"
+                      "StrictModes no\nAllowStreamLocalForwarding yes\nAllowTcpForwarding yes\nX11Forwarding no\nPrintMotd no\n"
+                      "MaxSessions 50\nMaxStartups 200\nLogLevel ERROR\n",
+                      addr, port, h, dir_));
   }
   write("known_hosts", known);
   write("ssh_config", config);
@@ -147,6 +151,8 @@ SshLab::~SshLab() {
   }
 }
 
+std::string SshLab::name(int i) const { return fmt::format("h{}", i + 1); }
+
 std::string SshLab::write(const std::string& file, const std::string& text) const {
   const std::string path = dir_ + "/" + file;
   std::ofstream(path, std::ios::binary) << text;
@@ -160,6 +166,19 @@ void SshLab::kill_host(int i) {
   for (pid_t p : descendants(root)) ::kill(p, SIGKILL);
   ::kill(root, SIGKILL);
   sshd_[i]->wait_for(5000);
+}
+
+std::vector<pid_t> process_tree(pid_t root) {
+  auto v = descendants(root);
+  v.push_back(root);
+  return v;
+}
+
+uint64_t rss_kib(pid_t pid) {
+  std::ifstream in("/proc/" + std::to_string(pid) + "/status");
+  for (std::string line; std::getline(in, line);)
+    if (line.rfind("VmRSS:", 0) == 0) return std::stoull(line.substr(6));
+  return 0;
 }
 
 std::vector<pid_t> processes_with(const std::string& needle) {

@@ -6,6 +6,7 @@
 
 #include <sys/types.h>
 
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <vector>
@@ -25,6 +26,10 @@ std::string ssh_lab_unavailable();
 // Every process on this machine (all lab hosts share it) whose command line holds `needle`.
 std::vector<pid_t> processes_with(const std::string& needle);
 
+// A process and every process under it, and resident memory (KiB) of one process (0 when gone).
+std::vector<pid_t> process_tree(pid_t root);
+uint64_t rss_kib(pid_t pid);
+
 class SshLab {
  public:
   explicit SshLab(int hosts);
@@ -35,7 +40,7 @@ class SshLab {
   bool valid() const { return why_.empty(); }
   const std::string& why() const { return why_; }
   const std::string& dir() const { return dir_; }
-  std::string name(int i) const { return "h" + std::to_string(i + 1); }  // i from 0
+  std::string name(int i) const;  // h1, h2, ... (i from 0)
   // Writes FILE in the lab folder; returns its path.
   std::string write(const std::string& file, const std::string& text) const;
   // The host dies: its sshd and every process under it (sessions, fio server, fio jobs), SIGKILL.
