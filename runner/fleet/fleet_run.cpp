@@ -440,6 +440,16 @@ FleetRunResult Controller::run() {
     } else {
       bool complete = true;
       std::vector<VerdictStatus> statuses;
+      // Verdicts fail closed: the fleet path runs no preconditioning and no steady-state rounds.
+      std::string required_missing;
+      if (o_.suite.precondition.enabled && o_.suite.precondition.required)
+        required_missing = "the suite requires preconditioning, which multi-host runs do not do yet";
+      else if (o_.suite.steady_state.enabled && o_.suite.steady_state.required)
+        required_missing = "the suite requires steady state, which multi-host runs do not judge yet";
+      if (!required_missing.empty()) {
+        rep["not_judged"] = required_missing;
+        say("", "not judged: " + required_missing);
+      }
       for (size_t t = 0; t < o_.suite.tests.size() && complete && !interrupted_.load(); ++t) {
         const suites::TestSpec& test = o_.suite.tests[t];
         json::array workloads;
@@ -473,7 +483,7 @@ FleetRunResult Controller::run() {
         }
         for (const auto& d : done) workloads.push_back(d);
         json::object tj{{"id", test.id}, {"workloads", std::move(workloads)}};
-        if (o_.profile) judge_fleet_test(tj, test.id, *o_.profile, done, complete);
+        if (o_.profile) judge_fleet_test(tj, test.id, *o_.profile, done, complete, required_missing);
         if (const json::value* st = tj.if_contains("status"); st && st->is_string())
           if (auto s = parse_status(st->get_string())) statuses.push_back(*s);
         tests.push_back(std::move(tj));

@@ -94,9 +94,9 @@ double merged_total_iops(const json::object& workload) {
 }
 
 void judge_fleet_test(json::object& test, const std::string& test_id, const suites::Profile& profile,
-                      const std::vector<json::object>& workloads, bool complete) {
+                      const std::vector<json::object>& workloads, bool complete, const std::string& not_judged_reason) {
   std::vector<MetricVerdict> verdicts;
-  std::string not_judged = complete ? "" : "the run lost a host: the array was not measured whole";
+  std::string not_judged = complete ? not_judged_reason : "the run lost a host: the array was not measured whole";
   for (const json::object& w : workloads) {
     if (!not_judged.empty()) break;
     if (const json::value* na = w.if_contains("not_aligned"); na && na->is_string()) not_judged = std::string(na->get_string());

@@ -23,7 +23,8 @@ double merged_total_iops(const boost::json::object& workload);
 // Adds "verdicts" and "status" to a test's JSON: each limit of the profile for test_id judged on the
 // merged numbers of its workloads. A run that lost a host, or whose hosts did not start together,
 // is not judged (NOT-EVALUATED), never PASS.
+// not_judged: a reason the whole test cannot be judged (a suite phase required but not run), or empty.
 void judge_fleet_test(boost::json::object& test, const std::string& test_id, const suites::Profile& profile,
-                      const std::vector<boost::json::object>& workloads, bool complete);
+                      const std::vector<boost::json::object>& workloads, bool complete, const std::string& not_judged = {});
 
 }  // namespace diskvet::runner

@@ -127,10 +127,10 @@ TEST(FleetMerge, IntervalLogsAreSummedPerHostAndAcrossHostsWithTheStartSpread) {
   auto out = parse_fio_client_output(fixture("client_timed.txt"));
   ASSERT_TRUE(out.ok()) << out.error().message();
   ASSERT_EQ(out->hosts.size(), 2u);
-  std::vector<std::vector<IntervalSample>> per_host;
+  std::vector<std::vector<FioIntervalSample>> per_host;
   std::vector<const FioHostResult*> hosts;
   for (const char* h : {"h1", "h2"}) {
-    std::vector<std::vector<IntervalSample>> jobs;
+    std::vector<std::vector<FioIntervalSample>> jobs;
     for (int j = 1; j <= 2; ++j) {
       const std::string name = "iops_iops." + std::to_string(j) + ".log." + h + ".sock";
       auto log = parse_fio_interval_log(fixture(name), name);
@@ -156,7 +156,7 @@ TEST(FleetMerge, AHostWithoutALogLeavesTheSpreadUnknown) {
   auto out = parse_fio_client_output(fixture("client_timed.txt"));
   ASSERT_TRUE(out.ok());
   std::vector<const FioHostResult*> hosts{&out->hosts[0], &out->hosts[1]};
-  FleetMerge m = merge_hosts(hosts, {{IntervalSample{1000, {5, 0}}}, {}}, {"h1", "h2"}, {50}, 1000);
+  FleetMerge m = merge_hosts(hosts, {{FioIntervalSample{1000, {5, 0}}}, {}}, {"h1", "h2"}, {50}, 1000);
   EXPECT_FALSE(m.start_spread_ms.has_value());
   EXPECT_FALSE(m.overlap_ms.has_value());
 }
@@ -184,6 +184,69 @@ TEST(FleetMerge, BinHalfWidthFollowsFiosBuckets) {
   EXPECT_EQ(fio_bin_half_width_ns(128), 1u);      // [128, 256): width 2
   EXPECT_EQ(fio_bin_half_width_ns(4096), 32u);    // [4096, 8192): width 64
   EXPECT_EQ(fio_bin_half_width_ns(1u << 20), 8192u);
+}
+
+}  // namespace
+}  // namespace diskvet::runner
+
+#include "runner/fleet/fleet_verdicts.hpp"
+
+namespace diskvet::runner {
+namespace {
+
+namespace json = boost::json;
+
+// A merged workload of the 3-host fixture, as the controller puts it in the report.
+json::object fixture_workload() {
+  auto out = parse_fio_client_output(fixture("client_3hosts.txt"));
+  EXPECT_TRUE(out.ok());
+  std::vector<const FioHostResult*> hosts;
+  for (const auto& h : out->hosts) hosts.push_back(&h);
+  return json::object{{"merged", merged_json(merge_hosts(hosts, {}, {}, {50, 99, 99.99}, 1000))}};
+}
+
+suites::Profile array_profile(double min_iops, double max_p99_us) {
+  suites::Profile p;
+  p.name = "array";
+  suites::TestLimits tl;
+  tl.test_id = "t";
+  tl.limits.push_back({"total.iops", Metric{MetricScope::total, MetricKind::iops}, Limit{Limit::Bound::min, min_iops, 0}, {}});
+  tl.limits.push_back({"read.lat_p99_us", Metric{MetricScope::read, MetricKind::lat_p99_us}, Limit{Limit::Bound::max, max_p99_us, 0}, {}});
+  p.tests.push_back(tl);
+  return p;
+}
+
+TEST(FleetVerdicts, LimitsApplyToTheMergedNumbers) {
+  json::object w = fixture_workload();
+  const double iops = w.at("merged").at("total").at("iops").to_number<double>();
+  const double p99_upper_us = w.at("merged").at("read").at("lat_ns").at("percentile_upper").at("99.000000").to_number<double>() / 1e3;
+  // The summed IOPS pass a limit no single host reaches; the merged p99's upper edge is what is judged.
+  auto out = parse_fio_client_output(fixture("client_3hosts.txt"));
+  ASSERT_TRUE(out.ok());
+  for (const auto& h : out->hosts) EXPECT_LT(h.dir[0].iops, iops * 0.99) << h.client;
+  json::object t;
+  judge_fleet_test(t, "t", array_profile(iops * 0.99, p99_upper_us * 1.01), {w}, true);
+  EXPECT_EQ(t.at("status").as_string(), "PASS") << json::serialize(t);
+  json::object f;
+  judge_fleet_test(f, "t", array_profile(iops * 1.01, p99_upper_us * 0.99), {w}, true);
+  EXPECT_EQ(f.at("status").as_string(), "FAIL") << json::serialize(f);
+  EXPECT_EQ(f.at("verdicts").as_array().size(), 2u);
+}
+
+TEST(FleetVerdicts, ARunThatLostAHostOrDidNotStartTogetherIsNeverPass) {
+  json::object w = fixture_workload();
+  json::object lost;
+  judge_fleet_test(lost, "t", array_profile(1, 1e9), {w}, false);
+  EXPECT_NE(lost.at("status").as_string(), "PASS");
+  json::object apart = w;
+  apart["not_aligned"] = "the hosts started 2000 ms apart";
+  json::object t;
+  judge_fleet_test(t, "t", array_profile(1, 1e9), {apart}, true);
+  EXPECT_NE(t.at("status").as_string(), "PASS");
+  EXPECT_NE(json::serialize(t).find("2000 ms apart"), std::string::npos);
+  json::object required;
+  judge_fleet_test(required, "t", array_profile(1, 1e9), {w}, true, "the suite requires steady state");
+  EXPECT_NE(required.at("status").as_string(), "PASS");
 }
 
 }  // namespace
