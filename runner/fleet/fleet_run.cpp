@@ -21,6 +21,7 @@
 #include "runner/fleet/fio_job.hpp"
 #include "runner/fleet/fleet_verdicts.hpp"
 #include "runner/fleet/host_gate.hpp"
+#include "runner/analysis/steady_state.hpp"
 #include "runner/run/suite_run.hpp"
 
 namespace diskvet::runner {
@@ -77,6 +78,7 @@ class Controller {
   bool start_servers();
   bool start_gates();
   json::object run_workload(const std::string& prefix, const suites::TestSpec& test, Workload w, bool& complete);
+  json::object run_steady_rounds(const std::string& prefix, const suites::TestSpec& test, Workload w, bool& complete);
   void shut_down();
   json::object host_json(const HostSession& s) const;
 
@@ -326,8 +328,38 @@ json::object Controller::run_workload(const std::string& prefix, const suites::T
   if (!m.start_spread_ms) not_aligned = "a host's interval log is missing: its start is unknown";
   else if (static_cast<double>(*m.start_spread_ms) > allowed_ms)
     not_aligned = fmt::format("the hosts started {} ms apart (at most {:.0f} ms allowed)", *m.start_spread_ms, allowed_ms);
-  if (!not_aligned.empty()) out["not_aligned"] = not_aligned;
+  if (!not_aligned.empty()) out["not_judged"] = not_aligned;
   return out;
+}
+
+// SNIA PTS 3.3 on the array: the workload repeats in rounds of round_s (each one fio run across the
+// hosts) until the merged rounds are steady (IOPS, or the merged mean latency for latency tests);
+// the last round stands for the workload. Required and not attained: the test is not judged.
+json::object Controller::run_steady_rounds(const std::string& prefix, const suites::TestSpec& test, Workload w, bool& complete) {
+  const suites::SteadyStateSpec& ss = o_.suite.steady_state;
+  w.runtime_s = o_.duration_s ? std::min(*o_.duration_s, ss.round_s) : ss.round_s;
+  std::vector<double> series;
+  json::array rounds;
+  json::object last;
+  SteadyStateResult steady;
+  for (size_t k = 0; k < ss.criteria.max_rounds && complete && !interrupted_.load(); ++k) {
+    last = run_workload(fmt::format("{}r{}", prefix, k), test, w, complete);
+    const json::value* m = last.if_contains("merged");
+    double v = 0;
+    if (m && m->is_object()) {
+      const json::object& total = m->as_object().at("total").as_object();
+      v = test.track_latency ? total.at("lat_ns").at("mean").to_number<double>() : total.at("iops").to_number<double>();
+    }
+    series.push_back(v);
+    rounds.push_back(v);
+    steady = detect_steady_state(series, ss.criteria);
+    if (steady.attained || last.contains("error")) break;
+  }
+  last["steady_state"] = json::object{{"attained", steady.attained}, {"rounds", std::move(rounds)},
+                                      {"tracks", test.track_latency ? "merged mean latency (ns)" : "merged IOPS"}};
+  if (!steady.attained && ss.required && !last.contains("not_judged"))
+    last["not_judged"] = fmt::format("steady state was not attained in {} rounds", series.size());
+  return last;
 }
 
 json::object Controller::host_json(const HostSession& s) const {
@@ -444,8 +476,6 @@ FleetRunResult Controller::run() {
       std::string required_missing;
       if (o_.suite.precondition.enabled && o_.suite.precondition.required)
         required_missing = "the suite requires preconditioning, which multi-host runs do not do yet";
-      else if (o_.suite.steady_state.enabled && o_.suite.steady_state.required)
-        required_missing = "the suite requires steady state, which multi-host runs do not judge yet";
       if (!required_missing.empty()) {
         rep["not_judged"] = required_missing;
         say("", "not judged: " + required_missing);
@@ -477,6 +507,8 @@ FleetRunResult Controller::run() {
             }
             best_step["sweep"] = std::move(steps);
             done.push_back(best_step);
+          } else if (o_.suite.steady_state.enabled) {
+            done.push_back(run_steady_rounds(fmt::format("t{}w{}", t, wi), test, w, complete));
           } else {
             done.push_back(run_workload(fmt::format("t{}w{}", t, wi), test, w, complete));
           }

@@ -99,7 +99,7 @@ void judge_fleet_test(json::object& test, const std::string& test_id, const suit
   std::string not_judged = complete ? not_judged_reason : "the run lost a host: the array was not measured whole";
   for (const json::object& w : workloads) {
     if (!not_judged.empty()) break;
-    if (const json::value* na = w.if_contains("not_aligned"); na && na->is_string()) not_judged = std::string(na->get_string());
+    if (const json::value* na = w.if_contains("not_judged"); na && na->is_string()) not_judged = std::string(na->get_string());
     else if (w.contains("error")) not_judged = "a workload did not run";
   }
   for (const suites::TestLimits& tl : profile.tests) {

@@ -239,7 +239,7 @@ TEST(FleetVerdicts, ARunThatLostAHostOrDidNotStartTogetherIsNeverPass) {
   judge_fleet_test(lost, "t", array_profile(1, 1e9), {w}, false);
   EXPECT_NE(lost.at("status").as_string(), "PASS");
   json::object apart = w;
-  apart["not_aligned"] = "the hosts started 2000 ms apart";
+  apart["not_judged"] = "the hosts started 2000 ms apart";
   json::object t;
   judge_fleet_test(t, "t", array_profile(1, 1e9), {apart}, true);
   EXPECT_NE(t.at("status").as_string(), "PASS");

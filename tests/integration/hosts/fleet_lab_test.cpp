@@ -327,3 +327,51 @@ TEST(FleetLab, ThirtyTwoHostsCompleteARunOnTheNullEngine) {
 
 }  // namespace
 }  // namespace diskvet::testing
+
+namespace diskvet::testing {
+namespace {
+
+// Steady state on the array: rounds repeat across the hosts until the merged IOPS are steady; a
+// required steady state that is not attained leaves the test unjudged, never PASS.
+TEST(FleetLab, SteadyStateIsJudgedOnTheMergedRounds) {
+  SKIP_UNLESS_SSH_LAB();
+  SshLab lab(2);
+  ASSERT_TRUE(lab.valid()) << lab.why();
+  json::array hs;
+  for (int i = 0; i < 2; ++i) hs.push_back(json::object{{"name", lab.name(i)}, {"ssh", lab.name(i)}, {"diskvet", false}, {"devices", json::array{}}});
+  const std::string inv = lab.write("hosts.json", json::serialize(json::object{{"ssh_config", "ssh_config"}, {"hosts", hs}}));
+  auto suite = [&](const std::string& name, double excursion_pct) {
+    return lab.write(name + ".json", R"({"name": ")" + name + R"(", "description": "steady rounds on fio's null engine",
+      "probe": {"enabled": false}, "defaults": {"runtime": "1s", "ramp": "0s", "engine": "null"},
+      "steady_state": {"enabled": true, "required": true, "round": "1s", "window_rounds": 2, "max_rounds": 3,
+                       "max_excursion_pct": )" + std::to_string(excursion_pct) + R"(, "max_slope_pct": )" + std::to_string(excursion_pct) + R"(},
+      "tests": [{"id": "read", "description": "random read", "workloads": [{"rw": "randread", "bs": "4k", "iodepth": 1}]}]})");
+  };
+  const std::string profile = lab.write("floor.json", R"({"name": "floor", "description": "any array", "source": "lab",
+    "limits": {"read": {"total.iops": {"min": 1}}}})");
+  // Loose criteria: steady within the window; impossible criteria (0%): never steady.
+  for (const auto& [name, pct, want_pass] : {std::tuple{std::string("loose"), 100.0, true}, std::tuple{std::string("never"), 0.0, false}}) {
+    const std::string out = lab.dir() + "/" + name + ".report.json";
+    auto r = run_command({DISKVET_BIN, "run", "--suite", suite(name, pct), "--hosts", inv, "--profile", profile, "--out", out, "--quiet"});
+    json::object rep = load(out);
+    ASSERT_FALSE(rep.empty()) << r.err;
+    const json::object& t = rep.at("tests").as_array()[0].as_object();
+    const json::object& w = t.at("workloads").as_array()[0].as_object();
+    ASSERT_TRUE(w.contains("steady_state")) << json::serialize(w).substr(0, 2000);
+    const auto& rounds = w.at("steady_state").at("rounds").as_array();
+    if (want_pass) {
+      EXPECT_TRUE(w.at("steady_state").at("attained").as_bool());
+      EXPECT_EQ(rounds.size(), 2u);
+      EXPECT_EQ(t.at("status").as_string(), "PASS") << json::serialize(t).substr(0, 2000);
+      EXPECT_EQ(r.exit_code, 0);
+    } else {
+      EXPECT_FALSE(w.at("steady_state").at("attained").as_bool());
+      EXPECT_EQ(rounds.size(), 3u);
+      EXPECT_NE(t.at("status").as_string(), "PASS");
+      EXPECT_EQ(r.exit_code, 4) << r.err;
+    }
+  }
+}
+
+}  // namespace
+}  // namespace diskvet::testing
