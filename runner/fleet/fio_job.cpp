@@ -54,7 +54,10 @@ Result<std::string> fio_job_file(const FioJobSpec& spec) {
     if (w.data.compress_pct < 100) f += "refill_buffers=1\n";
   }
   if (w.iodepth_batch_submit != 1) f += fmt::format("iodepth_batch_submit={}\n", w.iodepth_batch_submit ? w.iodepth_batch_submit : w.iodepth);
-  if (w.io_limit_bytes) f += fmt::format("io_size={}\n", std::max<uint64_t>(w.bs_bytes, w.io_limit_bytes / w.numjobs));
+  if (w.io_limit_bytes) {
+    f += fmt::format("io_size={}\n", std::max<uint64_t>(w.bs_bytes, w.io_limit_bytes / w.numjobs));
+    if (spec.time_cap_s > 0) f += fmt::format("runtime={}\n", fio_time(spec.time_cap_s));
+  }
   else f += fmt::format("time_based=1\nruntime={}\n", fio_time(w.runtime_s));
   if (w.ramp_s > 0) f += fmt::format("ramp_time={}\n", fio_time(w.ramp_s));
   if (spec.startdelay_s > 0) f += fmt::format("startdelay={}\n", fio_time(spec.startdelay_s));

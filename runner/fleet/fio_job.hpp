@@ -18,6 +18,8 @@ struct FioJobSpec {
   std::vector<double> percentiles{50, 90, 99, 99.9, 99.99};
   std::string iops_log;                // fio's write_iops_log prefix; empty: no interval log
   double log_interval_s = 1;           // log_avg_msec
+  // A workload sized by its io limit (preconditioning) stops after this long at the latest; 0: none.
+  double time_cap_s = 0;
 };
 
 // The job file text: a [global] section (fio's names: direct=1, lat_percentiles=1, time_based,

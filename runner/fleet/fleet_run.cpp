@@ -77,7 +77,9 @@ class Controller {
   }
   bool start_servers();
   bool start_gates();
-  json::object run_workload(const std::string& prefix, const suites::TestSpec& test, Workload w, bool& complete);
+  // capacities > 0: a sized workload (preconditioning) writing that many times each host's region.
+  json::object run_workload(const std::string& prefix, const suites::TestSpec& test, Workload w, bool& complete, double capacities = 0);
+  json::object precondition(bool& complete);
   json::object run_steady_rounds(const std::string& prefix, const suites::TestSpec& test, Workload w, bool& complete);
   void shut_down();
   json::object host_json(const HostSession& s) const;
@@ -88,6 +90,7 @@ class Controller {
   std::string work_, run_id_, local_version_;
   std::vector<HostSession> hosts_;
   json::array leftovers_;
+  std::map<std::string, uint64_t> host_target_bytes_;  // preconditioning: what each host must write
 };
 
 std::vector<std::string> Controller::ssh_prefix(const Host& h) const {
@@ -198,7 +201,7 @@ bool Controller::start_gates() {
   return all;
 }
 
-json::object Controller::run_workload(const std::string& prefix, const suites::TestSpec& test, Workload w, bool& complete) {
+json::object Controller::run_workload(const std::string& prefix, const suites::TestSpec& test, Workload w, bool& complete, double capacities) {
   if (o_.duration_s && !w.io_limit_bytes) w.runtime_s = *o_.duration_s;
   if (o_.engine) w.engine = *o_.engine;
   if (o_.suite.region_bytes && !w.size_bytes) w.size_bytes = o_.suite.region_bytes;
@@ -227,6 +230,13 @@ json::object Controller::run_workload(const std::string& prefix, const suites::T
     // The suite's region, on devices smaller than it: the whole device (in whole blocks).
     if (smallest && spec.workload.size_bytes && spec.workload.offset_bytes + spec.workload.size_bytes > smallest)
       spec.workload.size_bytes = (smallest - std::min(smallest, spec.workload.offset_bytes)) / w.bs_bytes * w.bs_bytes;
+    if (capacities > 0) {
+      uint64_t region = spec.workload.size_bytes ? spec.workload.size_bytes : smallest;
+      if (!region) region = uint64_t{1} << 30;  // the null engine's region (fio_job's size=1g)
+      spec.workload.io_limit_bytes = static_cast<uint64_t>(capacities * static_cast<double>(region)) * w.numjobs;
+      spec.time_cap_s = o_.suite.precondition.limit_s;
+      host_target_bytes_[s.host->name] = static_cast<uint64_t>(capacities * static_cast<double>(region)) * spec.filenames.size();
+    }
     if (spec.filenames.empty() && w.engine != BackendKind::null) {
       sat_out.push_back(json::object{{"host", s.host->name}, {"why", writes(w.rw) ? "no device held for writing" : "no device"}});
       continue;
@@ -362,6 +372,41 @@ json::object Controller::run_steady_rounds(const std::string& prefix, const suit
   return last;
 }
 
+// Workload-independent preconditioning (SNIA PTS 3.2) on every host's held devices at once: one
+// sized fio run of sequential writes, each device written `capacities` times over its region. A
+// host that wrote less (a time cap) or could not take part leaves a required preconditioning missing.
+json::object Controller::precondition(bool& complete) {
+  const suites::PreconditionSpec& p = o_.suite.precondition;
+  Workload w;
+  w.rw = Pattern::write;
+  w.bs_bytes = p.bs_bytes;
+  w.iodepth = p.iodepth;
+  w.numjobs = p.numjobs;
+  w.ramp_s = 0;
+  w.io_limit_bytes = 1;  // sized per host below
+  if (!o_.suite.tests.empty() && !o_.suite.tests[0].workloads.empty()) w.engine = o_.suite.tests[0].workloads[0].engine;
+  suites::TestSpec pre;
+  pre.id = "precondition";
+  say("", fmt::format("preconditioning: sequential {} writes, {}x each region", w.bs_bytes, p.capacities));
+  json::object out = run_workload("pre", pre, w, complete, p.capacities);
+  std::string missing;
+  const json::value* hosts = out.if_contains("hosts");
+  for (const HostSession& s : hosts_) {
+    if (s.lost()) continue;
+    auto want = host_target_bytes_.find(s.host->name);
+    const json::value* raw = hosts && hosts->is_object() ? hosts->as_object().if_contains(s.host->name) : nullptr;
+    if (want == host_target_bytes_.end() || !raw) {
+      missing += fmt::format("{}{} was not preconditioned", missing.empty() ? "" : "; ", s.host->name);
+      continue;
+    }
+    const uint64_t wrote = raw->at("write").at("io_bytes").to_number<uint64_t>();
+    if (wrote < want->second)
+      missing += fmt::format("{}{} wrote {} of {} bytes", missing.empty() ? "" : "; ", s.host->name, wrote, want->second);
+  }
+  if (!missing.empty()) out["incomplete"] = missing;
+  return out;
+}
+
 json::object Controller::host_json(const HostSession& s) const {
   json::array devs;
   for (const GateDevice& d : s.devices) {
@@ -472,10 +517,14 @@ FleetRunResult Controller::run() {
     } else {
       bool complete = true;
       std::vector<VerdictStatus> statuses;
-      // Verdicts fail closed: the fleet path runs no preconditioning and no steady-state rounds.
+      // Verdicts fail closed: a required preconditioning that did not cover every host's devices.
       std::string required_missing;
-      if (o_.suite.precondition.enabled && o_.suite.precondition.required)
-        required_missing = "the suite requires preconditioning, which multi-host runs do not do yet";
+      if (o_.suite.precondition.enabled) {
+        json::object pre = precondition(complete);
+        if (const json::value* inc = pre.if_contains("incomplete"); inc && o_.suite.precondition.required)
+          required_missing = "preconditioning required and incomplete: " + std::string(inc->as_string());
+        rep["precondition"] = std::move(pre);
+      }
       if (!required_missing.empty()) {
         rep["not_judged"] = required_missing;
         say("", "not judged: " + required_missing);

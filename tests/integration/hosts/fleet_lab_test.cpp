@@ -375,3 +375,50 @@ TEST(FleetLab, SteadyStateIsJudgedOnTheMergedRounds) {
 
 }  // namespace
 }  // namespace diskvet::testing
+
+namespace diskvet::testing {
+namespace {
+
+// Preconditioning runs on every host's held devices at once; a host that could not be
+// preconditioned (its device not consented) leaves a required preconditioning missing: not judged.
+TEST(FleetLab, RequiredPreconditioningCoversEveryHostOrTheRunIsNotJudged) {
+  SKIP_UNLESS_SSH_LAB();
+  SKIP_UNLESS_LOOP_DEVICES();
+  SshLab lab(2);
+  ASSERT_TRUE(lab.valid()) << lab.why();
+  const std::string suite = lab.write("pre.json", R"({"name": "pre", "description": "preconditioned read", "region": "32m",
+    "probe": {"enabled": false}, "precondition": {"enabled": true, "required": true, "capacities": 1, "bs": "128k", "iodepth": 8},
+    "defaults": {"runtime": "1s", "ramp": "0s", "engine": "psync"},
+    "tests": [{"id": "read", "description": "random read", "workloads": [{"rw": "randread", "bs": "4k"}]}]})");
+  const std::string profile = lab.write("floor.json", R"({"name": "floor", "description": "any array", "source": "lab",
+    "limits": {"read": {"total.iops": {"min": 1}}}})");
+  for (bool all_consented : {true, false}) {
+    std::vector<LabHost> hosts(2);
+    for (int i = 0; i < 2; ++i) {
+      hosts[i].disks.push_back(disk(fmt::format("pre{}{}", all_consented, i)));
+      ASSERT_TRUE(hosts[i].disks[0]->valid());
+    }
+    hosts[1].destroy = all_consented;
+    const std::string before = sha256_of(hosts[1].disks[0]->path());
+    const std::string inv = inventory(lab, hosts), out = lab.dir() + fmt::format("/report-{}.json", all_consented);
+    auto r = run_command({DISKVET_BIN, "run", "--suite", suite, "--hosts", inv, "--profile", profile, "--out", out, "--quiet"});
+    json::object rep = load(out);
+    ASSERT_FALSE(rep.empty()) << r.err;
+    ASSERT_TRUE(rep.contains("precondition")) << json::serialize(rep).substr(0, 2000);
+    const json::object& pre = rep.at("precondition").as_object();
+    if (all_consented) {
+      EXPECT_EQ(r.exit_code, 0) << r.err << json::serialize(pre).substr(0, 2000);
+      EXPECT_FALSE(pre.contains("incomplete"));
+      for (const char* h : {"h1", "h2"}) EXPECT_GE(pre.at("hosts").at(h).at("write").at("io_bytes").to_number<uint64_t>(), 32u << 20) << h;
+      EXPECT_EQ(rep.at("verdict").as_string(), "PASS");
+    } else {
+      EXPECT_EQ(r.exit_code, 4) << r.err;
+      EXPECT_NE(json::serialize(pre.at("incomplete")).find("h2 was not preconditioned"), std::string::npos) << json::serialize(pre);
+      EXPECT_EQ(sha256_of(hosts[1].disks[0]->path()), before) << "a device without consent was written";
+      EXPECT_NE(rep.at("verdict").as_string(), "PASS");
+    }
+  }
+}
+
+}  // namespace
+}  // namespace diskvet::testing
