@@ -31,6 +31,11 @@ int run_fleet_command(const FleetCliOptions& o) {
     if (!p) return fail(p.error());
     fo.profile = std::move(*p);
   }
+  if (!o.host_profile.empty()) {
+    auto p = suites::resolve_profile(o.host_profile);
+    if (!p) return fail(p.error());
+    fo.host_profile = std::move(*p);
+  }
   if (!o.duration.empty()) {
     auto s = parse_duration_s(o.duration);
     if (!s || *s <= 0) return fail(usage_error("--duration", fmt::format("'{}' is not a duration", o.duration), "e.g. 30s, 5m"));

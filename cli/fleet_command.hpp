@@ -10,6 +10,7 @@ namespace diskvet::cli {
 
 struct FleetCliOptions {
   std::string hosts_file, suite, profile, out, duration, engine;
+  std::string host_profile;  // --host-profile: limits for each host's own numbers
   std::vector<std::string> destroy;
   bool quiet = false;
 };

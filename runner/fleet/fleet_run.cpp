@@ -333,6 +333,13 @@ json::object Controller::run_workload(const std::string& prefix, const suites::T
   out["hosts"] = per_host;
   FleetMerge m = merge_hosts(results, logs, names, o_.percentiles, static_cast<uint64_t>(std::llround(log_interval_s * 1000)));
   out["merged"] = merged_json(m);
+  if (o_.host_profile) {
+    // Each host's own numbers, for limits that apply per host (--host-profile).
+    json::object own;
+    for (size_t i = 0; i < results.size(); ++i)
+      own[names[i]] = merged_json(merge_hosts({results[i]}, {logs[i]}, {names[i]}, o_.percentiles, static_cast<uint64_t>(std::llround(log_interval_s * 1000))));
+    out["host_merged"] = std::move(own);
+  }
   const double allowed_ms = std::max(o_.max_start_spread_s, 0.02 * w.runtime_s) * 1000;
   std::string not_aligned;
   if (!m.start_spread_ms) not_aligned = "a host's interval log is missing: its start is unknown";
@@ -565,6 +572,25 @@ FleetRunResult Controller::run() {
         for (const auto& d : done) workloads.push_back(d);
         json::object tj{{"id", test.id}, {"workloads", std::move(workloads)}};
         if (o_.profile) judge_fleet_test(tj, test.id, *o_.profile, done, complete, required_missing);
+        if (o_.host_profile) {
+          // Per-host limits: every host judged on its own numbers; the worst host counts for the test.
+          json::object per_host;
+          for (const HostSession& s : hosts_) {
+            std::vector<json::object> own;
+            for (const json::object& d : done) {
+              json::object w = d;
+              w.erase("merged");
+              if (const json::value* hm = d.if_contains("host_merged"); hm && hm->as_object().contains(s.host->name))
+                w["merged"] = hm->as_object().at(s.host->name);
+              own.push_back(std::move(w));
+            }
+            json::object hj;
+            judge_fleet_test(hj, test.id, *o_.host_profile, own, complete && !s.lost(), required_missing);
+            if (auto st = parse_status(hj.at("status").as_string())) statuses.push_back(*st);
+            per_host[s.host->name] = std::move(hj);
+          }
+          tj["host_verdicts"] = std::move(per_host);
+        }
         if (const json::value* st = tj.if_contains("status"); st && st->is_string())
           if (auto s = parse_status(st->get_string())) statuses.push_back(*s);
         tests.push_back(std::move(tj));

@@ -25,7 +25,8 @@ namespace diskvet::runner {
 struct FleetOptions {
   Inventory inventory;
   suites::Suite suite;
-  std::optional<suites::Profile> profile;  // limits on the merged numbers; none: measurement only
+  std::optional<suites::Profile> profile;       // limits on the merged numbers; none: measurement only
+  std::optional<suites::Profile> host_profile;  // limits on each host's own numbers
   std::vector<std::string> destroy;        // --destroy-data given to the controller, passed to every gate
   std::optional<double> duration_s;       // --duration: every timed workload's runtime
   std::optional<BackendKind> engine;      // lab: every workload on this engine (null: no device I/O)

@@ -422,3 +422,38 @@ TEST(FleetLab, RequiredPreconditioningCoversEveryHostOrTheRunIsNotJudged) {
 
 }  // namespace
 }  // namespace diskvet::testing
+
+namespace diskvet::testing {
+namespace {
+
+// Limits per host apply to each host's own numbers: an array that meets its merged limits still FAILs
+// when a host misses its own.
+TEST(FleetLab, PerHostLimitsApplyToEachHost) {
+  SKIP_UNLESS_SSH_LAB();
+  SshLab lab(2);
+  ASSERT_TRUE(lab.valid()) << lab.why();
+  json::array hs;
+  for (int i = 0; i < 2; ++i) hs.push_back(json::object{{"name", lab.name(i)}, {"ssh", lab.name(i)}, {"diskvet", false}, {"devices", json::array{}}});
+  const std::string inv = lab.write("hosts.json", json::serialize(json::object{{"ssh_config", "ssh_config"}, {"hosts", hs}}));
+  const std::string suite = lab.write("null.json", R"({"name": "null-read", "description": "one read on fio's null engine",
+    "probe": {"enabled": false}, "defaults": {"runtime": "1s", "ramp": "0s", "engine": "null"},
+    "tests": [{"id": "read", "description": "random read", "workloads": [{"rw": "randread", "bs": "4k", "iodepth": 1}]}]})");
+  const std::string array = lab.write("array.json", R"({"name": "array", "description": "merged", "source": "lab",
+    "limits": {"read": {"total.iops": {"min": 1}}}})");
+  const std::string impossible = lab.write("host.json", R"({"name": "per-host", "description": "each host", "source": "lab",
+    "limits": {"read": {"read.iops": {"min": 1e15}}}})");
+  const std::string out = lab.dir() + "/report.json";
+  auto r = run_command({DISKVET_BIN, "run", "--suite", suite, "--hosts", inv, "--profile", array, "--host-profile", impossible, "--out", out, "--quiet"});
+  EXPECT_EQ(r.exit_code, 1) << r.err;
+  json::object rep = load(out);
+  ASSERT_FALSE(rep.empty());
+  const json::object& t = rep.at("tests").as_array()[0].as_object();
+  EXPECT_EQ(t.at("status").as_string(), "PASS") << "the merged limit";
+  for (const char* h : {"h1", "h2"}) EXPECT_EQ(t.at("host_verdicts").at(h).at("status").as_string(), "FAIL") << h;
+  EXPECT_EQ(rep.at("verdict").as_string(), "FAIL");
+  auto ok = run_command({DISKVET_BIN, "run", "--suite", suite, "--hosts", inv, "--profile", array, "--host-profile", array, "--out", out, "--quiet"});
+  EXPECT_EQ(ok.exit_code, 0) << ok.err;
+}
+
+}  // namespace
+}  // namespace diskvet::testing
