@@ -20,7 +20,9 @@
 #include "runner/fleet/child_process.hpp"
 #include "runner/fleet/fio_job.hpp"
 #include "runner/fleet/fleet_verdicts.hpp"
+#include "runner/fleet/fleet_report_render.hpp"
 #include "runner/fleet/host_gate.hpp"
+#include "runner/report/report_json.hpp"
 #include "runner/analysis/steady_state.hpp"
 #include "runner/run/suite_run.hpp"
 
@@ -466,7 +468,8 @@ void Controller::shut_down() {
 FleetRunResult Controller::run() {
   FleetRunResult r;
   json::object& rep = r.report;
-  rep["kind"] = "diskvet-fleet-report";
+  rep["schema"] = kReportSchema;
+  rep["kind"] = kFleetReportKind;
   rep["diskvet_version"] = kVersion;
   rep["suite"] = o_.suite.name;
   rep["profile"] = o_.profile ? json::value(o_.profile->name) : json::value(nullptr);

@@ -451,6 +451,12 @@ TEST(FleetLab, PerHostLimitsApplyToEachHost) {
   EXPECT_EQ(t.at("status").as_string(), "PASS") << "the merged limit";
   for (const char* h : {"h1", "h2"}) EXPECT_EQ(t.at("host_verdicts").at(h).at("status").as_string(), "FAIL") << h;
   EXPECT_EQ(rep.at("verdict").as_string(), "FAIL");
+  // `diskvet report` reads it back: the run's exit code, a row per host and the merged row.
+  auto text = run_command({DISKVET_BIN, "report", out});
+  EXPECT_EQ(text.exit_code, 1) << text.err;
+  for (const char* s : {"h1", "h2", "merged", "FAIL"}) EXPECT_NE(text.out.find(s), std::string::npos) << s << " missing from\n" << text.out;
+  auto html = run_command({DISKVET_BIN, "report", out, "--html", lab.dir() + "/report.html"});
+  EXPECT_EQ(html.exit_code, 1) << html.err;
   auto ok = run_command({DISKVET_BIN, "run", "--suite", suite, "--hosts", inv, "--profile", array, "--host-profile", array, "--out", out, "--quiet"});
   EXPECT_EQ(ok.exit_code, 0) << ok.err;
 }
