@@ -191,6 +191,19 @@ bool Controller::start_gates() {
       continue;
     }
     s.devices = *devs;
+    // The gate's answer goes into job files: it must be about the devices asked, each a plain /dev path.
+    if (s.devices.size() != s.host->devices.size()) {
+      lose(s, "refused", fmt::format("the gate answered for {} devices, {} were asked", s.devices.size(), s.host->devices.size()));
+      all = false;
+      continue;
+    }
+    for (size_t i = 0; i < s.devices.size(); ++i) {
+      GateDevice& d = s.devices[i];
+      const bool plain = d.path.rfind("/dev/", 0) == 0 &&
+                         std::none_of(d.path.begin(), d.path.end(), [](unsigned char c) { return c <= ' ' || c == 0x7f; });
+      if (d.id != s.host->devices[i].id || (d.refusal.empty() && !plain)) d.refusal = fmt::format("the gate's answer for {} is not usable", s.host->devices[i].id);
+      if (d.held && !s.host->devices[i].destroy_data && o_.destroy.empty()) d.refusal = "held without consent";
+    }
     for (const GateDevice& d : s.devices) {
       if (!d.refusal.empty()) {
         lose(s, "refused", fmt::format("{}: {}", d.id, d.refusal));

@@ -73,6 +73,8 @@ Result<Inventory> parse_inventory(std::string_view text, const std::string& file
         dr.finish();
         if (!err && !plain_word(d.id)) dr.fail("id", fmt::format("\"{}\" is not a plain device identity", d.id), "name the device by serial, SERIAL/NSID, WWN or /dev/disk/by-id path");
         if (!err && !ids.insert(d.id).second) dr.fail("id", fmt::format("\"{}\" is listed twice", d.id), "list each device once");
+        if (!err && !h.has_diskvet() && d.id.rfind("/dev/", 0) != 0)
+          dr.fail("id", fmt::format("\"{}\" is not a /dev path, and the host has no diskvet to find it by", d.id), "name it by its /dev/disk/by-id path");
         if (!err && d.destroy_data && !h.has_diskvet())
           dr.fail("destroy_data", "asks to write on a host without diskvet", "install diskvet on that host (its gate decides what may be written), or remove destroy_data");
         h.devices.push_back(std::move(d));

@@ -52,8 +52,12 @@ TEST(FleetInventory, RefusesWhatCouldPassForAnOptionOrAShellWord) {
   EXPECT_NE(error_of(R"({"hosts": [{"name": "a", "ssh": "a", "port": 0}]})").find("port"), std::string::npos);
 }
 
+TEST(FleetInventory, AHostWithoutDiskvetNamesDevicesByDevPath) {
+  EXPECT_NE(error_of(R"({"hosts": [{"name": "a", "ssh": "a", "diskvet": false, "devices": [{"id": "S4EWNX0R123456"}]}]})").find("/dev/disk/by-id"), std::string::npos);
+}
+
 TEST(FleetInventory, RefusesConsentOnAHostWithoutDiskvet) {
-  const std::string e = error_of(R"({"hosts": [{"name": "a", "ssh": "a", "diskvet": false, "devices": [{"id": "x", "destroy_data": true}]}]})");
+  const std::string e = error_of(R"({"hosts": [{"name": "a", "ssh": "a", "diskvet": false, "devices": [{"id": "/dev/sdb", "destroy_data": true}]}]})");
   EXPECT_NE(e.find("without diskvet"), std::string::npos) << e;
 }
 
