@@ -13,6 +13,7 @@
 #include <fstream>
 #include <map>
 #include <random>
+#include <span>
 #include <sstream>
 #include <thread>
 
@@ -93,6 +94,8 @@ class Controller {
   std::vector<HostSession> hosts_;
   json::array leftovers_;
   std::map<std::string, uint64_t> host_target_bytes_;  // preconditioning: what each host must write
+  double log_interval_override_s_ = 0;                  // warmup: the suite's interval
+  json::object warm_up(const std::string& prefix, const suites::TestSpec& test, Workload w, bool& complete);
 };
 
 std::vector<std::string> Controller::ssh_prefix(const Host& h) const {
@@ -223,7 +226,7 @@ json::object Controller::run_workload(const std::string& prefix, const suites::T
   json::object out{{"rw", to_string(w.rw)}, {"bs_bytes", w.bs_bytes}, {"iodepth", w.iodepth}, {"numjobs", w.numjobs},
                    {"runtime_s", w.runtime_s}, {"ramp_s", w.ramp_s}, {"engine", fio_engine(w.engine)}};
   // Interval logs: 1 s, or a quarter of a short window (fio logs nothing for a run shorter than one period).
-  const double log_interval_s = std::clamp(w.runtime_s / 4, 0.1, 1.0);
+  const double log_interval_s = log_interval_override_s_ > 0 ? log_interval_override_s_ : std::clamp(w.runtime_s / 4, 0.1, 1.0);
   std::vector<HostSession*> part;
   std::vector<std::string> args{o_.local_fio, "--output-format=json+"};
   json::array sat_out;
@@ -392,6 +395,32 @@ json::object Controller::run_steady_rounds(const std::string& prefix, const suit
   if (!steady.attained && ss.required && !last.contains("not_judged"))
     last["not_judged"] = fmt::format("steady state was not attained in {} rounds", series.size());
   return last;
+}
+
+// Read workloads warm the array's caches first: the workload runs for the suite's warmup time across
+// the hosts, and the merged interval series says whether IOPS had stopped rising (the slope criterion
+// over the last window). One fio run, not rounds: each run costs the hosts a start delay.
+json::object Controller::warm_up(const std::string& prefix, const suites::TestSpec& test, Workload w, bool& complete) {
+  const suites::WarmupSpec& wu = o_.suite.warmup;
+  w.runtime_s = o_.duration_s ? std::min(*o_.duration_s, wu.max_s) : wu.max_s;
+  w.ramp_s = 0;
+  log_interval_override_s_ = wu.interval_s;
+  json::object out = run_workload(prefix, test, w, complete);
+  log_interval_override_s_ = 0;
+  std::vector<double> series;
+  if (const json::value* m = out.if_contains("merged"))
+    for (const auto& iv : m->at("intervals").as_array()) series.push_back(iv.at("read_iops").to_number<double>() + iv.at("write_iops").to_number<double>());
+  SteadyCriteria c;
+  c.window_rounds = std::min(wu.window, std::max<size_t>(series.size(), 2));
+  c.max_rounds = series.size();
+  c.max_slope_pct = wu.max_slope_pct;
+  c.check_excursion = false;
+  const SteadyStateResult st = detect_steady_state(std::span<const double>(series.data() + (series.size() > c.window_rounds ? series.size() - c.window_rounds : 0),
+                                                                            std::min(series.size(), c.window_rounds)), c);
+  json::array iv;
+  for (double v : series) iv.push_back(v);
+  return json::object{{"runtime_s", w.runtime_s}, {"interval_iops", std::move(iv)}, {"warm", st.attained},
+                      {"hosts", out.contains("hosts") ? out.at("hosts") : json::value(nullptr)}};
 }
 
 // Workload-independent preconditioning (SNIA PTS 3.2) on every host's held devices at once: one
@@ -580,9 +609,16 @@ FleetRunResult Controller::run() {
             best_step["sweep"] = std::move(steps);
             done.push_back(best_step);
           } else if (o_.suite.steady_state.enabled) {
+            json::object warm;
+            if (o_.suite.warmup.enabled && !writes(w.rw)) warm = warm_up(fmt::format("t{}w{}warm", t, wi), test, w, complete);
+            done.push_back(run_steady_rounds(fmt::format("t{}w{}", t, wi), test, w, complete));
+            if (!warm.empty()) done.back()["warmup"] = std::move(warm);
             done.push_back(run_steady_rounds(fmt::format("t{}w{}", t, wi), test, w, complete));
           } else {
+            json::object warm;
+            if (o_.suite.warmup.enabled && !writes(w.rw)) warm = warm_up(fmt::format("t{}w{}warm", t, wi), test, w, complete);
             done.push_back(run_workload(fmt::format("t{}w{}", t, wi), test, w, complete));
+            if (!warm.empty()) done.back()["warmup"] = std::move(warm);
           }
         }
         for (const auto& d : done) workloads.push_back(d);

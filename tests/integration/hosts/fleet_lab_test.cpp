@@ -95,7 +95,7 @@ TEST(FleetLab, ThreeHostQuickRunIsJudgedOnMergedNumbers) {
     EXPECT_TRUE(h->at("devices").as_array()[0].as_object().at("held").as_bool());
   }
   // Every workload ran on all three hosts; the merged IOPS are the sum of the hosts' own fio numbers.
-  size_t workloads = 0;
+  size_t workloads = 0, warmed = 0;
   for (const auto& t : rep.at("tests").as_array()) {
     EXPECT_EQ(t.as_object().at("status").as_string(), "PASS") << json::serialize(t).substr(0, 3000);
     for (const auto& wv : t.as_object().at("workloads").as_array()) {
@@ -109,10 +109,15 @@ TEST(FleetLab, ThreeHostQuickRunIsJudgedOnMergedNumbers) {
       EXPECT_NEAR(merged, sum, 1e-6 * sum);
       EXPECT_GT(merged, 0);
       EXPECT_FALSE(w.at("merged").at("start_spread_ms").is_null());
+      if (w.contains("warmup")) {
+        ++warmed;
+        EXPECT_FALSE(w.at("warmup").at("interval_iops").as_array().empty()) << "a warmup without intervals";
+      }
       ++workloads;
     }
   }
   EXPECT_GE(workloads, 7u);
+  EXPECT_GE(warmed, 2u) << "the quick suite's read workloads warm up first";
   EXPECT_TRUE(processes_with(kFleetNeedle).empty()) << "a fio server is still running";
 }
 
