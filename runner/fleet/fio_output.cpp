@@ -7,6 +7,7 @@
 #include <charconv>
 #include <cstdint>
 #include <cstdlib>
+#include <optional>
 
 namespace diskvet::runner {
 
@@ -22,9 +23,20 @@ double num(const json::object& o, std::string_view key) {
   if (v->is_uint64()) return static_cast<double>(v->get_uint64());
   return 0;
 }
+// A count or a time in ns as fio prints it: whole, not negative, below 2^64 (anything else: nullopt).
+std::optional<uint64_t> as_count(const json::value& v) {
+  if (v.is_uint64()) return v.get_uint64();
+  if (v.is_int64()) return v.get_int64() >= 0 ? std::optional<uint64_t>(static_cast<uint64_t>(v.get_int64())) : std::nullopt;
+  if (v.is_double()) {
+    const double d = v.get_double();
+    if (!(d >= 0) || !(d < 18446744073709551616.0)) return std::nullopt;
+    return static_cast<uint64_t>(d);
+  }
+  return std::nullopt;
+}
 uint64_t unum(const json::object& o, std::string_view key) {
-  const double d = num(o, key);
-  return d > 0 ? static_cast<uint64_t>(d) : 0;
+  const json::value* v = o.if_contains(key);
+  return v ? as_count(*v).value_or(0) : 0;
 }
 
 Result<FioDirectionResult> read_direction(const json::object& dir, const std::string& where) {
@@ -44,16 +56,20 @@ Result<FioDirectionResult> read_direction(const json::object& dir, const std::st
   if (const json::value* p = l.if_contains("percentile"); p && p->is_object())
     for (const auto& kv : p->get_object()) {
       const double pct = std::strtod(std::string(kv.key()).c_str(), nullptr);
-      const double v = kv.value().is_number() ? kv.value().to_number<double>() : 0;
-      d.lat.percentiles_ns[pct] = static_cast<uint64_t>(v);
+      auto v = as_count(kv.value());
+      if (!v || !(pct >= 0 && pct <= 100)) return input_error(where, fmt::format("has a percentile \"{}\" that is not fio's", std::string_view(kv.key())));
+      d.lat.percentiles_ns[pct] = *v;
     }
   if (const json::value* b = l.if_contains("bins"); b && b->is_object()) {
     for (const auto& kv : b->get_object()) {
       uint64_t at = 0;
       const std::string_view key = kv.key();
-      if (std::from_chars(key.data(), key.data() + key.size(), at).ec != std::errc{} || !kv.value().is_number())
+      auto n = as_count(kv.value());
+      if (std::from_chars(key.data(), key.data() + key.size(), at).ec != std::errc{} || !n)
         return input_error(where, fmt::format("has a latency bin \"{}\" that is not fio's", key));
-      d.lat.bins[at] += static_cast<uint64_t>(kv.value().to_number<double>());
+      if (*n == 0) continue;  // fio prints no empty bin; one would be no latency at all
+      if (*n > UINT64_MAX - d.lat.bins[at]) return input_error(where, "has latency bins that add up past 2^64");
+      d.lat.bins[at] += *n;
     }
   } else if (d.lat.count > 0) {
     return input_error(where, "has latencies but no json+ bins", "run fio with --output-format=json+ and lat_percentiles=1");
@@ -106,7 +122,7 @@ Result<FioClientOutput> parse_fio_client_output(std::string_view text) {
     if (const json::value* n = c.if_contains("jobname"); n && n->is_string()) h.jobname = std::string(n->get_string());
     if (h.jobname == "All clients") continue;
     if (const json::value* n = c.if_contains("hostname"); n && n->is_string()) h.client = std::string(n->get_string());
-    h.error = static_cast<int64_t>(num(c, "error"));
+    if (const json::value* e = c.if_contains("error")) h.error = e->is_int64() ? e->get_int64() : (as_count(*e) ? 1 : (e->is_number() ? 1 : 0));
     h.usr_cpu_pct = num(c, "usr_cpu");
     h.sys_cpu_pct = num(c, "sys_cpu");
     const std::string where = fmt::format("fio output: client {}", h.client);

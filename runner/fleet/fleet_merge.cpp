@@ -45,6 +45,8 @@ MergedDirection merge_direction(const std::vector<const FioDirectionResult*>& pa
     any = true;
   }
   if (m.lat_count) m.lat_mean_ns = static_cast<double>(weighted / static_cast<long double>(m.lat_count));
+  // Empty bins are left out, so a percentile is always the value of a bin that holds I/Os.
+  std::erase_if(m.bins, [](const auto& kv) { return kv.second == 0; });
   if (!m.bins.empty())
     for (double p : percentiles) m.percentiles_ns[p] = bins_percentile_ns(m.bins, p);
   return m;

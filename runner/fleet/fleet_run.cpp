@@ -121,9 +121,10 @@ bool Controller::start_servers() {
     s.remote_sock = fmt::format("/tmp/diskvet-fio-{}-{}.sock", run_id_, h.name);
     const std::string ro = h.has_diskvet() ? "" : " --readonly";
     const std::string script = fmt::format(
-        "S={0}; umask 077; rm -f $S; {1} --version; {1} --server=sock:$S{2} >/dev/null 2>&1 </dev/null & p=$!; "
+        "S={0}; umask 077; rm -f $S; {1} --version || echo 'fio not found'; {1} --server=sock:$S{2} >/dev/null 2>&1 </dev/null & p=$!; "
         "i=0; while [ ! -S $S ] && [ $i -lt 150 ] && kill -0 $p 2>/dev/null; do sleep 0.1; i=$((i+1)); done; "
-        "[ -S $S ] && echo diskvet-fio-server $p; cat >/dev/null; "
+        "if [ -S $S ]; then echo diskvet-fio-server $p; else echo 'fio --server did not open its socket'; kill -9 $p 2>/dev/null; exit 1; fi; "
+        "cat >/dev/null; "
         "d() {{ for c in $(ps -o pid= --ppid $1); do echo $c; d $c; done; }}; kill -9 $p $(d $p) 2>/dev/null; rm -f $S",
         s.remote_sock, h.fio, ro);
     auto argv = ssh_prefix(h);
@@ -147,7 +148,7 @@ bool Controller::start_servers() {
     auto ready = version ? s.server->read_line(wait_ms) : std::nullopt;
     if (!version || !ready || ready->rfind("diskvet-fio-server ", 0) != 0) {
       const std::string err = last_line(read_file(fmt::format("{}/{}.ssh-server.err", work_, s.host->name)));
-      lose(s, "unreachable", version ? fmt::format("fio's server did not start there ({})", version->empty() ? err : *version)
+      lose(s, "unreachable", version ? fmt::format("fio's server did not start there ({}: {})", *version, ready ? *ready : err)
                                      : fmt::format("ssh {} failed{}", s.host->ssh, err.empty() ? "" : ": " + err));
       continue;
     }
@@ -613,7 +614,6 @@ FleetRunResult Controller::run() {
             if (o_.suite.warmup.enabled && !writes(w.rw)) warm = warm_up(fmt::format("t{}w{}warm", t, wi), test, w, complete);
             done.push_back(run_steady_rounds(fmt::format("t{}w{}", t, wi), test, w, complete));
             if (!warm.empty()) done.back()["warmup"] = std::move(warm);
-            done.push_back(run_steady_rounds(fmt::format("t{}w{}", t, wi), test, w, complete));
           } else {
             json::object warm;
             if (o_.suite.warmup.enabled && !writes(w.rw)) warm = warm_up(fmt::format("t{}w{}warm", t, wi), test, w, complete);
@@ -650,7 +650,7 @@ FleetRunResult Controller::run() {
       const bool interrupted = interrupted_.load();
       if (!complete || interrupted) status = "INCOMPLETE";
       if (interrupted) rep["interrupted"] = true;
-      const bool measurement_only = !o_.profile;
+      const bool measurement_only = !o_.profile && !o_.host_profile;
       const bool aborted = status != "COMPLETE";
       const VerdictStatus overall = statuses.empty() ? VerdictStatus::not_judged : rollup_overall(statuses);
       rep["verdict"] = aborted ? "ERROR" : std::string(to_string(overall));
@@ -662,6 +662,7 @@ FleetRunResult Controller::run() {
     rep["left_running"] = leftovers_;
     if (exit == 0 || exit == 1 || exit == 4) exit = 3;
     status = "INCOMPLETE";
+    rep["verdict"] = "ERROR";
   }
   json::array hosts;
   for (const HostSession& s : hosts_) hosts.push_back(host_json(s));

@@ -361,6 +361,7 @@ TEST(FleetLab, SteadyStateIsJudgedOnTheMergedRounds) {
     json::object rep = load(out);
     ASSERT_FALSE(rep.empty()) << r.err;
     const json::object& t = rep.at("tests").as_array()[0].as_object();
+    ASSERT_EQ(t.at("workloads").as_array().size(), 1u) << "one workload, one result";
     const json::object& w = t.at("workloads").as_array()[0].as_object();
     ASSERT_TRUE(w.contains("steady_state")) << json::serialize(w).substr(0, 2000);
     const auto& rounds = w.at("steady_state").at("rounds").as_array();
