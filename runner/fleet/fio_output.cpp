@@ -122,7 +122,7 @@ Result<FioClientOutput> parse_fio_client_output(std::string_view text) {
     if (const json::value* n = c.if_contains("jobname"); n && n->is_string()) h.jobname = std::string(n->get_string());
     if (h.jobname == "All clients") continue;
     if (const json::value* n = c.if_contains("hostname"); n && n->is_string()) h.client = std::string(n->get_string());
-    if (const json::value* e = c.if_contains("error")) h.error = e->is_int64() ? e->get_int64() : (as_count(*e) ? 1 : (e->is_number() ? 1 : 0));
+    if (const json::value* err = c.if_contains("error")) h.error = err->is_int64() ? err->get_int64() : (err->is_number() ? 1 : 0);
     h.usr_cpu_pct = num(c, "usr_cpu");
     h.sys_cpu_pct = num(c, "sys_cpu");
     const std::string where = fmt::format("fio output: client {}", h.client);
