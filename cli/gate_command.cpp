@@ -8,7 +8,10 @@
 #include <cstdio>
 #include <memory>
 
+#include <fmt/format.h>
+
 #include "cli/commands.hpp"
+#include "common/units.hpp"
 #include "runner/fleet/host_gate.hpp"
 
 namespace diskvet::cli {
@@ -19,10 +22,20 @@ struct GateOptions {
   std::vector<std::string> devices;
   std::vector<std::string> destroy;
   bool no_wait = false;
+  uint32_t probe = 0;
+  double max_zero_pct = 50;
+  std::string region;
 };
 
 int run_gate(const GateOptions& o) {
   runner::GateRequest request{o.devices, devices::Consent{o.destroy}};
+  request.probe_samples = o.probe;
+  request.probe_max_zero_pct = o.max_zero_pct;
+  if (!o.region.empty()) {
+    auto r = parse_size(o.region);
+    if (!r) return fail(usage_error("--region", fmt::format("'{}' is not a size", o.region), "e.g. 1g"));
+    request.probe_region_bytes = *r;
+  }
   runner::HostGate gate = runner::HostGate::decide(request);
   std::printf("%s\n", boost::json::serialize(gate.to_json()).c_str());
   std::fflush(stdout);
@@ -49,6 +62,9 @@ Action register_gate(CLI::App& app) {
   gate->add_option("--device,-d", o->devices, "Device identity: serial, SERIAL/NSID, WWN, /dev or /dev/disk/by-id path")->required();
   gate->add_option("--destroy-data", o->destroy, "Consent to overwrite: serial, WWN, SERIAL/NSID, /dev path or all-unprotected");
   gate->add_flag("--no-wait", o->no_wait, "Decide, print and release at once (a dry check)");
+  gate->add_option("--probe", o->probe, "Also read this many sampled blocks of each device (read only): all-zero blocks were never written");
+  gate->add_option("--max-zero-pct", o->max_zero_pct, "With --probe: more zero samples than this and the device counts as unwritten")->capture_default_str();
+  gate->add_option("--region", o->region, "With --probe: probe the first SIZE of each device (default: all of it)");
   return [o] { return run_gate(*o); };
 }
 

@@ -83,6 +83,7 @@ class Controller {
   // capacities > 0: a sized workload (preconditioning) writing that many times each host's region.
   json::object run_workload(const std::string& prefix, const suites::TestSpec& test, Workload w, bool& complete, double capacities = 0);
   json::object precondition(bool& complete);
+  json::object probe_hosts(std::string& unwritten);
   json::object run_steady_rounds(const std::string& prefix, const suites::TestSpec& test, Workload w, bool& complete);
   void shut_down();
   json::object host_json(const HostSession& s) const;
@@ -163,7 +164,12 @@ bool Controller::start_gates() {
   for (HostSession& s : hosts_) {
     const Host& h = *s.host;
     if (!h.has_diskvet() || h.devices.empty()) {
-      for (const HostDevice& d : h.devices) s.devices.push_back(GateDevice{d.id, d.id, false, false, {}, 0, 0, {}, {}});
+      for (const HostDevice& d : h.devices) {
+        GateDevice g;
+        g.id = d.id;
+        g.path = d.id;
+        s.devices.push_back(std::move(g));
+      }
       continue;
     }
     auto argv = ssh_prefix(h);
@@ -424,6 +430,51 @@ json::object Controller::warm_up(const std::string& prefix, const suites::TestSp
                       {"hosts", out.contains("hosts") ? out.at("hosts") : json::value(nullptr)}};
 }
 
+// The unwritten-space probe on every host with diskvet (its gate, read only, beside the hold):
+// sampled blocks that read back all zeros were never written, and reads there measure nothing.
+// `unwritten` names each device found unwritten, and each host that could not be probed.
+json::object Controller::probe_hosts(std::string& unwritten) {
+  const suites::ProbeSpec& p = o_.suite.probe;
+  std::vector<std::pair<HostSession*, ChildProcess>> asked;
+  json::object out;
+  for (HostSession& s : hosts_) {
+    if (s.lost() || s.host->devices.empty()) continue;
+    if (!s.host->has_diskvet()) {
+      out[s.host->name] = "not probed: no diskvet on the host";
+      unwritten += fmt::format("{}{}: not probed (no diskvet there)", unwritten.empty() ? "" : "; ", s.host->name);
+      continue;
+    }
+    auto argv = ssh_prefix(*s.host);
+    argv.insert(argv.end(), {s.host->ssh, s.host->diskvet, "gate", "--no-wait", "--probe", std::to_string(p.samples), "--max-zero-pct",
+                             fmt::format("{}", p.max_zero_pct)});
+    if (o_.suite.region_bytes) argv.insert(argv.end(), {"--region", std::to_string(o_.suite.region_bytes)});
+    for (const HostDevice& d : s.host->devices) argv.insert(argv.end(), {"--device", d.id});
+    SpawnOptions so;
+    so.pipe_stdout = true;
+    auto c = ChildProcess::spawn(argv, so);
+    if (c) asked.emplace_back(&s, std::move(*c));
+  }
+  for (auto& [s, c] : asked) {
+    auto line = c.read_line((o_.connect_timeout_s + 60) * 1000);
+    c.wait_for(10000);
+    auto devs = line ? parse_gate_json(*line, s->host->name) : Result<std::vector<GateDevice>>(runtime_error(s->host->name, "no answer"));
+    json::array rows;
+    if (!devs) {
+      unwritten += fmt::format("{}{}: the probe did not answer", unwritten.empty() ? "" : "; ", s->host->name);
+      out[s->host->name] = "the probe did not answer";
+      continue;
+    }
+    for (const GateDevice& d : *devs) {
+      rows.push_back(json::object{{"id", d.id}, {"samples", d.probe_samples}, {"zero_samples", d.probe_zero_samples}, {"unwritten", d.unwritten || !d.probed}});
+      if (d.unwritten || !d.probed)
+        unwritten += fmt::format("{}{}:{}: {}", unwritten.empty() ? "" : "; ", s->host->name, d.id,
+                                 d.probed ? fmt::format("{} of {} sampled blocks read zeros", d.probe_zero_samples, d.probe_samples) : "not probed (" + d.probe_error + ")");
+    }
+    out[s->host->name] = std::move(rows);
+  }
+  return out;
+}
+
 // Workload-independent preconditioning (SNIA PTS 3.2) on every host's held devices at once: one
 // sized fio run of sequential writes, each device written `capacities` times over its region. A
 // host that wrote less (a time cap) or could not take part leaves a required preconditioning missing.
@@ -577,6 +628,23 @@ FleetRunResult Controller::run() {
         if (const json::value* inc = pre.if_contains("incomplete"); inc && o_.suite.precondition.required)
           required_missing = "preconditioning required and incomplete: " + std::string(inc->as_string());
         rep["precondition"] = std::move(pre);
+      }
+      // Before read tests: never-written space would make every read number fiction (probe, then
+      // precondition when the suite says so and nothing has written the devices yet).
+      const bool suite_reads = std::any_of(o_.suite.tests.begin(), o_.suite.tests.end(), [](const suites::TestSpec& t) {
+        return std::any_of(t.workloads.begin(), t.workloads.end(), [](const Workload& w) { return reads(w.rw); });
+      });
+      if (o_.suite.probe.enabled && suite_reads && !o_.engine) {
+        std::string unwritten;
+        json::object probe = probe_hosts(unwritten);
+        if (!unwritten.empty() && o_.suite.probe.on_unwritten == suites::OnUnwritten::precondition && !o_.suite.precondition.enabled) {
+          say("", "probe: " + unwritten + "; preconditioning");
+          rep["precondition"] = precondition(complete);
+          unwritten.clear();
+          probe = probe_hosts(unwritten);
+        }
+        rep["probe"] = std::move(probe);
+        if (!unwritten.empty() && required_missing.empty()) required_missing = "unwritten space would be read: " + unwritten;
       }
       if (!required_missing.empty()) {
         rep["not_judged"] = required_missing;

@@ -6,6 +6,7 @@
 #include <algorithm>
 
 #include "devices/discovery.hpp"
+#include "runner/run/probe.hpp"
 #include "diskvet/version.hpp"
 
 namespace diskvet::runner {
@@ -33,6 +34,21 @@ HostGate HostGate::decide(const GateRequest& request) {
     d.logical_block_size = dev->logical_block_size;
     d.model = dev->model;
     d.serial = dev->serial;
+    if (request.probe_samples > 0) {
+      // Read only, beside any O_EXCL hold: the probe never writes and needs no exclusive open.
+      auto t = Target::open(dev->path, false);
+      auto pr = t ? probe_unwritten(*t, Region{0, request.probe_region_bytes ? std::min(request.probe_region_bytes, dev->size_bytes) : dev->size_bytes},
+                                    request.probe_samples, request.probe_max_zero_pct)
+                  : Result<ProbeRecord>(t.error());
+      d.probed = pr.ok();
+      if (pr) {
+        d.probe_samples = pr->samples;
+        d.probe_zero_samples = pr->zero_samples;
+        d.unwritten = pr->unwritten;
+      } else {
+        d.probe_error = pr.error().message();
+      }
+    }
     if (d.write_asked) {
       // The one gate: protection rules and consent, checked again while O_EXCL is held.
       auto grant = devices::open_for_write(dev->path, request.consent);
@@ -58,6 +74,9 @@ json::object HostGate::to_json() const {
     json::object o{{"id", d.id}, {"path", d.path}, {"write_asked", d.write_asked}, {"held", d.held},
                    {"size_bytes", d.size_bytes}, {"logical_block_size", d.logical_block_size}, {"model", d.model}, {"serial", d.serial}};
     if (!d.refusal.empty()) o["refusal"] = d.refusal;
+    if (d.probed || !d.probe_error.empty())
+      o["probe"] = d.probed ? json::object{{"samples", d.probe_samples}, {"zero_samples", d.probe_zero_samples}, {"unwritten", d.unwritten}}
+                            : json::object{{"error", d.probe_error}};
     devs.push_back(std::move(o));
   }
   return json::object{{"diskvet_gate", 1}, {"diskvet_version", kVersion}, {"devices", std::move(devs)}};
@@ -87,6 +106,16 @@ Result<std::vector<GateDevice>> parse_gate_json(std::string_view text, const std
     g.logical_block_size = static_cast<uint32_t>(count("logical_block_size"));
     g.model = str("model");
     g.serial = str("serial");
+    if (const json::value* pv = d->if_contains("probe"); pv && pv->is_object()) {
+      const json::object& po = pv->as_object();
+      if (const json::value* pe = po.if_contains("error"); pe && pe->is_string()) g.probe_error = std::string(pe->get_string());
+      else {
+        g.probed = true;
+        g.probe_samples = static_cast<uint32_t>(po.contains("samples") && po.at("samples").is_number() ? po.at("samples").to_number<uint64_t>() : 0);
+        g.probe_zero_samples = static_cast<uint32_t>(po.contains("zero_samples") && po.at("zero_samples").is_number() ? po.at("zero_samples").to_number<uint64_t>() : 0);
+        g.unwritten = !po.contains("unwritten") || !po.at("unwritten").is_bool() || po.at("unwritten").get_bool();  // unclear: unwritten
+      }
+    }
     out.push_back(std::move(g));
   }
   return out;

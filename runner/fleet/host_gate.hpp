@@ -25,11 +25,19 @@ struct GateDevice {
   uint64_t size_bytes = 0;
   uint32_t logical_block_size = 0;
   std::string model, serial;
+  // The unwritten-space probe, when asked: sampled blocks that read back all zeros.
+  bool probed = false;
+  uint32_t probe_samples = 0, probe_zero_samples = 0;
+  bool unwritten = false;
+  std::string probe_error;
 };
 
 struct GateRequest {
   std::vector<std::string> devices;  // identities
   devices::Consent consent;          // --destroy-data: which of them may be written
+  uint32_t probe_samples = 0;        // > 0: read that many sampled blocks of each device (read only)
+  double probe_max_zero_pct = 50;
+  uint64_t probe_region_bytes = 0;   // the region probed from offset 0; 0: the whole device
 };
 
 class HostGate {

@@ -113,3 +113,31 @@ TEST(HostGate, NamesADeviceItCannotFind) {
 
 }  // namespace
 }  // namespace diskvet::testing
+
+namespace diskvet::testing {
+namespace {
+
+// The probe (read only, beside a hold): a fresh device reads zeros, a written one does not.
+TEST(HostGate, ProbesUnwrittenSpaceReadOnly) {
+  SKIP_UNLESS_LOOP_DEVICES();
+  LoopDevice fresh("i15-gate-fresh", 16 << 20);
+  LoopDevice filled("i15-gate-filled", 16 << 20, {}, "sh -c 'dd if=/dev/urandom of=\"$0\" bs=1M count=16 conv=notrunc status=none'");
+  ASSERT_TRUE(fresh.valid()) << fresh.why();
+  ASSERT_TRUE(filled.valid()) << filled.why();
+  const std::string before = sha256_of(filled.path());
+  auto r = run_command({DISKVET_BIN, "gate", "--no-wait", "--probe", "32", "--device", fresh.path(), "--device", filled.path()});
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  auto devs = runner::parse_gate_json(r.out, "local");
+  ASSERT_TRUE(devs.ok()) << r.out;
+  ASSERT_EQ(devs->size(), 2u);
+  EXPECT_TRUE((*devs)[0].probed);
+  EXPECT_TRUE((*devs)[0].unwritten);
+  EXPECT_EQ((*devs)[0].probe_zero_samples, (*devs)[0].probe_samples);
+  EXPECT_TRUE((*devs)[1].probed);
+  EXPECT_FALSE((*devs)[1].unwritten);
+  EXPECT_EQ((*devs)[1].probe_zero_samples, 0u);
+  EXPECT_EQ(sha256_of(filled.path()), before) << "the probe wrote";
+}
+
+}  // namespace
+}  // namespace diskvet::testing
