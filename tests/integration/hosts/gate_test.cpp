@@ -6,6 +6,8 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <cstdio>
+#include <fstream>
 
 #include "runner/fleet/child_process.hpp"
 #include "runner/fleet/host_gate.hpp"
@@ -137,6 +139,27 @@ TEST(HostGate, ProbesUnwrittenSpaceReadOnly) {
   EXPECT_FALSE((*devs)[1].unwritten);
   EXPECT_EQ((*devs)[1].probe_zero_samples, 0u);
   EXPECT_EQ(sha256_of(filled.path()), before) << "the probe wrote";
+}
+
+}  // namespace
+}  // namespace diskvet::testing
+
+namespace diskvet::testing {
+namespace {
+
+// diskvet run --hosts refuses what it cannot do before touching any host (exit 2, the key named).
+TEST(FleetCli, RefusesBadInventoriesAndOptionsBeforeAnyHost) {
+  const std::string bad = std::string(::testing::TempDir()) + "/diskvet-i15-bad-hosts.json";
+  std::ofstream(bad) << R"({"hosts": [{"name": "a", "ssh": "a", "devcies": []}]})";
+  auto r = run_command({DISKVET_BIN, "run", "--suite", "quick", "--hosts", bad});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("hosts[0].devcies"), std::string::npos) << r.err;
+  auto both = run_command({DISKVET_BIN, "run", "--suite", "quick", "--hosts", bad, "--device", "/dev/null"});
+  EXPECT_EQ(both.exit_code, 2);
+  EXPECT_NE(both.err.find("--hosts"), std::string::npos) << both.err;
+  auto engine = run_command({DISKVET_BIN, "run", "--suite", "quick", "--fio-engine", "null"});
+  EXPECT_EQ(engine.exit_code, 2);
+  std::remove(bad.c_str());
 }
 
 }  // namespace
