@@ -370,6 +370,12 @@ json::object Controller::run_workload(const std::string& prefix, const suites::T
   if (!m.start_spread_ms) not_aligned = "a host's interval log is missing: its start is unknown";
   else if (static_cast<double>(*m.start_spread_ms) > allowed_ms)
     not_aligned = fmt::format("the hosts started {} ms apart (at most {:.0f} ms allowed)", *m.start_spread_ms, allowed_ms);
+  else if (!w.io_limit_bytes && m.overlap_ms) {
+    // Every host measured for the whole window, together: a host that stopped early shortens it.
+    const double window_ms = w.runtime_s * 1000, slack_ms = allowed_ms + log_interval_s * 1000;
+    if (static_cast<double>(*m.overlap_ms) + slack_ms < window_ms)
+      not_aligned = fmt::format("the hosts measured together for {} ms of the {:.0f} ms window", *m.overlap_ms, window_ms);
+  }
   if (!not_aligned.empty()) out["not_judged"] = not_aligned;
   return out;
 }
