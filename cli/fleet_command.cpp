@@ -21,6 +21,10 @@ int run_fleet_command(const FleetCliOptions& o) {
   auto suite = suites::resolve_suite(o.suite);
   if (!suite) return fail(suite.error());
   if (suite->placeholder) return fail(usage_error("--suite " + suite->name, "is a placeholder: " + suite->placeholder_note, "choose quick or acceptance"));
+  for (const auto& t : suite->tests)
+    for (const auto& w : t.workloads)
+      if (w.verify)
+        return fail(usage_error("--suite " + suite->name, "verifies data, which fio's engine cannot do across hosts", "run burn-in suites on each host with diskvet run"));
   runner::FleetOptions fo;
   fo.inventory = std::move(*inv);
   fo.suite = std::move(*suite);

@@ -159,6 +159,10 @@ TEST(FleetCli, RefusesBadInventoriesAndOptionsBeforeAnyHost) {
   EXPECT_NE(both.err.find("--hosts"), std::string::npos) << both.err;
   auto engine = run_command({DISKVET_BIN, "run", "--suite", "quick", "--fio-engine", "null"});
   EXPECT_EQ(engine.exit_code, 2);
+  std::ofstream(bad) << R"({"hosts": [{"name": "a", "ssh": "a"}]})";
+  auto burnin = run_command({DISKVET_BIN, "run", "--suite", "burnin", "--hosts", bad});
+  EXPECT_EQ(burnin.exit_code, 2) << "a verifying suite must be refused before any host";
+  EXPECT_NE(burnin.err.find("verifies data"), std::string::npos) << burnin.err;
   std::remove(bad.c_str());
 }
 
