@@ -12,7 +12,7 @@
 
 #include "cli/commands.hpp"
 #include "common/units.hpp"
-#include "runner/fleet/host_gate.hpp"
+#include "runner/hosts/host_gate.hpp"
 
 namespace diskvet::cli {
 

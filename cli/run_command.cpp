@@ -13,7 +13,7 @@
 #include <optional>
 
 #include "cli/commands.hpp"
-#include "cli/fleet_command.hpp"
+#include "cli/hosts_command.hpp"
 #include "cli/run_progress.hpp"
 #include "common/units.hpp"
 #include "devices/discovery.hpp"
@@ -138,7 +138,7 @@ int run_suite_command(const RunCliOptions& o) {
   if (!o.hosts.empty()) {
     if (!o.devices.empty() || o.all || o.parallel || !o.rate_caps.empty() || !o.precondition_limit.empty())
       return fail(usage_error("--hosts", "takes its devices from the inventory", "leave out --device, --all, --parallel, --rate-cap and --precondition-limit"));
-    return run_fleet_command(FleetCliOptions{o.hosts, o.suite, o.profile, o.out, o.duration, o.fio_engine, o.host_profile, o.destroy, o.quiet});
+    return run_hosts_command(HostsCliOptions{o.hosts, o.suite, o.profile, o.out, o.duration, o.fio_engine, o.host_profile, o.destroy, o.quiet});
   }
   if (!o.fio_engine.empty() || !o.host_profile.empty())
     return fail(usage_error(o.fio_engine.empty() ? "--host-profile" : "--fio-engine", "applies only with --hosts"));

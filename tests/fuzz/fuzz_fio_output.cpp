@@ -3,7 +3,7 @@
 // never decrease with the percentile and lie among the bins' values, and counts that add up.
 #include <cstdint>
 
-#include "runner/fleet/fleet_merge.hpp"
+#include "runner/hosts/hosts_merge.hpp"
 #include "tests/fuzz/fuzz_check.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
@@ -19,7 +19,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   std::vector<const runner::FioHostResult*> hosts;
   for (const auto& h : out->hosts) hosts.push_back(&h);
   const std::vector<double> pcts{0, 1, 50, 99, 99.99, 100};
-  runner::FleetMerge m = runner::merge_hosts(hosts, {}, {}, pcts, 1000);
+  runner::HostsMerge m = runner::merge_hosts(hosts, {}, {}, pcts, 1000);
   for (const auto& d : m.dir) {
     uint64_t prev = 0;
     for (double p : pcts) {

@@ -4,7 +4,7 @@
 #include <cstdint>
 #include <set>
 
-#include "runner/fleet/inventory.hpp"
+#include "runner/hosts/inventory.hpp"
 #include "tests/fuzz/fuzz_check.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {

@@ -9,8 +9,8 @@
 #include <cstdio>
 #include <fstream>
 
-#include "runner/fleet/child_process.hpp"
-#include "runner/fleet/host_gate.hpp"
+#include "runner/hosts/child_process.hpp"
+#include "runner/hosts/host_gate.hpp"
 #include "tests/support/lab.hpp"
 #include "tests/support/loop_lab.hpp"
 
@@ -148,7 +148,7 @@ namespace diskvet::testing {
 namespace {
 
 // diskvet run --hosts refuses what it cannot do before touching any host (exit 2, the key named).
-TEST(FleetCli, RefusesBadInventoriesAndOptionsBeforeAnyHost) {
+TEST(HostsCli, RefusesBadInventoriesAndOptionsBeforeAnyHost) {
   const std::string bad = std::string(::testing::TempDir()) + "/diskvet-i15-bad-hosts.json";
   std::ofstream(bad) << R"({"hosts": [{"name": "a", "ssh": "a", "devcies": []}]})";
   auto r = run_command({DISKVET_BIN, "run", "--suite", "quick", "--hosts", bad});

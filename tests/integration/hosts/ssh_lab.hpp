@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include "runner/fleet/child_process.hpp"
+#include "runner/hosts/child_process.hpp"
 
 namespace diskvet::testing {
 

@@ -15,14 +15,14 @@
 #include <string>
 #include <vector>
 
-#include "runner/fleet/fleet_merge.hpp"
-#include "runner/fleet/inventory.hpp"
+#include "runner/hosts/hosts_merge.hpp"
+#include "runner/hosts/inventory.hpp"
 #include "suites/profile.hpp"
 #include "suites/suite.hpp"
 
 namespace diskvet::runner {
 
-struct FleetOptions {
+struct HostsOptions {
   Inventory inventory;
   suites::Suite suite;
   std::optional<suites::Profile> profile;       // limits on the merged numbers; none: measurement only
@@ -37,17 +37,17 @@ struct FleetOptions {
   std::vector<double> percentiles{50, 90, 99, 99.9, 99.99};
 };
 
-struct FleetEvents {
+struct HostsEvents {
   std::function<void(const std::string& host, const std::string& what)> on_host;  // host "" for the run
 };
 
-struct FleetRunResult {
+struct HostsRunResult {
   boost::json::object report;  // the whole report (per host fio JSON kept)
   int exit_code = 3;
 };
 
 // Runs the suite across the inventory's hosts. A usage, input or safety refusal (version mismatch,
 // a device the gate refused) ends before any I/O with exit 2; a host unreachable or lost: exit 3.
-FleetRunResult run_fleet(const FleetOptions& options, const FleetEvents& events, const std::atomic<bool>& interrupted);
+HostsRunResult run_hosts(const HostsOptions& options, const HostsEvents& events, const std::atomic<bool>& interrupted);
 
 }  // namespace diskvet::runner

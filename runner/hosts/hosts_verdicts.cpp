@@ -1,5 +1,5 @@
 // Merged numbers as JSON; verdicts on them.
-#include "runner/fleet/fleet_verdicts.hpp"
+#include "runner/hosts/hosts_verdicts.hpp"
 
 #include <fmt/format.h>
 
@@ -58,7 +58,7 @@ std::optional<double> measure_merged(const json::object& merged, std::string_vie
 
 }  // namespace
 
-json::object merged_json(const FleetMerge& m) {
+json::object merged_json(const HostsMerge& m) {
   // Both directions together: bins and counts added, the mean weighted by count.
   FioDirectionResult r, w;
   auto as_result = [](const MergedDirection& d) {
@@ -93,7 +93,7 @@ double merged_total_iops(const json::object& workload) {
   return m ? number(obj(*m, "total"), "iops") : 0;
 }
 
-void judge_fleet_test(json::object& test, const std::string& test_id, const suites::Profile& profile,
+void judge_hosts_test(json::object& test, const std::string& test_id, const suites::Profile& profile,
                       const std::vector<json::object>& workloads, bool complete, const std::string& not_judged_reason) {
   std::vector<MetricVerdict> verdicts;
   std::string not_judged = complete ? not_judged_reason : "the run lost a host: the array was not measured whole";

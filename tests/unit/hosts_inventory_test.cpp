@@ -1,8 +1,8 @@
 // The hosts inventory is read strictly: every mistake names the file, the key and the fix.
 #include <gtest/gtest.h>
 
-#include "runner/fleet/fio_job.hpp"
-#include "runner/fleet/inventory.hpp"
+#include "runner/hosts/fio_job.hpp"
+#include "runner/hosts/inventory.hpp"
 
 namespace diskvet::runner {
 namespace {
@@ -15,7 +15,7 @@ std::string error_of(std::string_view text) {
   return r.ok() ? std::string() : r.error().message();
 }
 
-TEST(FleetInventory, ReadsHostsDevicesAndConsent) {
+TEST(HostsInventory, ReadsHostsDevicesAndConsent) {
   auto inv = parse(R"({"ssh_config": "lab.ssh", "hosts": [
       {"name": "srv1", "ssh": "root@srv1", "port": 2222, "devices": [{"id": "S4EWNX0R123456/1", "destroy_data": true}]},
       {"name": "srv2", "ssh": "srv2", "diskvet": false, "fio": "/opt/fio/bin/fio", "devices": [{"id": "/dev/disk/by-id/wwn-0x5000c500a1b2c3d4"}]}]})");
@@ -32,19 +32,19 @@ TEST(FleetInventory, ReadsHostsDevicesAndConsent) {
   EXPECT_FALSE(inv->hosts[1].devices[0].destroy_data);
 }
 
-TEST(FleetInventory, RefusesUnknownKeysAndNamesThem) {
+TEST(HostsInventory, RefusesUnknownKeysAndNamesThem) {
   EXPECT_NE(error_of(R"({"hosts": [{"name": "a", "ssh": "a", "devcies": []}]})").find("hosts[0].devcies"), std::string::npos);
   EXPECT_NE(error_of(R"({"hosts": [{"name": "a", "ssh": "a", "devices": [{"id": "x", "destroy": true}]}]})").find("hosts[0].devices[0].destroy"), std::string::npos);
   EXPECT_NE(error_of(R"({"host": []})").find("hosts.json"), std::string::npos);
 }
 
-TEST(FleetInventory, RefusesEmptyAndDuplicateHosts) {
+TEST(HostsInventory, RefusesEmptyAndDuplicateHosts) {
   EXPECT_NE(error_of(R"({"hosts": []})").find("empty"), std::string::npos);
   EXPECT_NE(error_of(R"({"hosts": [{"name": "a", "ssh": "a"}, {"name": "a", "ssh": "b"}]})").find("names two hosts"), std::string::npos);
   EXPECT_NE(error_of(R"({"hosts": [{"name": "a", "ssh": "a", "devices": [{"id": "x"}, {"id": "x"}]}]})").find("listed twice"), std::string::npos);
 }
 
-TEST(FleetInventory, RefusesWhatCouldPassForAnOptionOrAShellWord) {
+TEST(HostsInventory, RefusesWhatCouldPassForAnOptionOrAShellWord) {
   EXPECT_NE(error_of(R"({"hosts": [{"name": "a", "ssh": "-oProxyCommand=sh"}]})").find("ssh"), std::string::npos);
   EXPECT_NE(error_of(R"({"hosts": [{"name": "a", "ssh": "a", "devices": [{"id": "x; rm -rf /"}]}]})").find("id"), std::string::npos);
   EXPECT_NE(error_of(R"j({"hosts": [{"name": "a", "ssh": "a", "diskvet": "$(reboot)"}]})j").find("diskvet"), std::string::npos);
@@ -52,11 +52,11 @@ TEST(FleetInventory, RefusesWhatCouldPassForAnOptionOrAShellWord) {
   EXPECT_NE(error_of(R"({"hosts": [{"name": "a", "ssh": "a", "port": 0}]})").find("port"), std::string::npos);
 }
 
-TEST(FleetInventory, AHostWithoutDiskvetNamesDevicesByDevPath) {
+TEST(HostsInventory, AHostWithoutDiskvetNamesDevicesByDevPath) {
   EXPECT_NE(error_of(R"({"hosts": [{"name": "a", "ssh": "a", "diskvet": false, "devices": [{"id": "S4EWNX0R123456"}]}]})").find("/dev/disk/by-id"), std::string::npos);
 }
 
-TEST(FleetInventory, RefusesConsentOnAHostWithoutDiskvet) {
+TEST(HostsInventory, RefusesConsentOnAHostWithoutDiskvet) {
   const std::string e = error_of(R"({"hosts": [{"name": "a", "ssh": "a", "diskvet": false, "devices": [{"id": "/dev/sdb", "destroy_data": true}]}]})");
   EXPECT_NE(e.find("without diskvet"), std::string::npos) << e;
 }
@@ -77,7 +77,7 @@ FioJobSpec spec_for(Pattern rw) {
   return s;
 }
 
-TEST(FleetJobFile, SaysTheWorkloadInFiosNamesWithOneJobPerDevice) {
+TEST(HostsJobFile, SaysTheWorkloadInFiosNamesWithOneJobPerDevice) {
   auto f = fio_job_file(spec_for(Pattern::randread));
   ASSERT_TRUE(f.ok()) << f.error().message();
   for (const char* line : {"ioengine=io_uring\n", "direct=1\n", "rw=randread\n", "bs=4096\n", "iodepth=32\n", "numjobs=4\n",
@@ -88,7 +88,7 @@ TEST(FleetJobFile, SaysTheWorkloadInFiosNamesWithOneJobPerDevice) {
   EXPECT_EQ(f->find("rwmixread"), std::string::npos);
 }
 
-TEST(FleetJobFile, MixedWorkloadsCarryTheMixAndUniqueWriteData) {
+TEST(HostsJobFile, MixedWorkloadsCarryTheMixAndUniqueWriteData) {
   auto s = spec_for(Pattern::randrw);
   s.workload.rwmixread_pct = 70;
   auto f = fio_job_file(s);
@@ -97,7 +97,7 @@ TEST(FleetJobFile, MixedWorkloadsCarryTheMixAndUniqueWriteData) {
   EXPECT_NE(f->find("refill_buffers=1\n"), std::string::npos);
 }
 
-TEST(FleetJobFile, RefusesAJobWithoutADeviceUnlessTheEngineIsNull) {
+TEST(HostsJobFile, RefusesAJobWithoutADeviceUnlessTheEngineIsNull) {
   auto s = spec_for(Pattern::randread);
   s.filenames.clear();
   EXPECT_FALSE(fio_job_file(s).ok());
@@ -109,7 +109,7 @@ TEST(FleetJobFile, RefusesAJobWithoutADeviceUnlessTheEngineIsNull) {
   EXPECT_EQ(f->find("direct=1"), std::string::npos);
 }
 
-TEST(FleetJobFile, RefusesVerifyingWorkloads) {
+TEST(HostsJobFile, RefusesVerifyingWorkloads) {
   auto s = spec_for(Pattern::randwrite);
   s.workload.verify = true;
   EXPECT_FALSE(fio_job_file(s).ok());

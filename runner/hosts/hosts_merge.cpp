@@ -1,5 +1,5 @@
 // Merging hosts' fio results.
-#include "runner/fleet/fleet_merge.hpp"
+#include "runner/hosts/hosts_merge.hpp"
 
 #include <algorithm>
 #include <bit>
@@ -52,9 +52,9 @@ MergedDirection merge_direction(const std::vector<const FioDirectionResult*>& pa
   return m;
 }
 
-FleetMerge merge_hosts(const std::vector<const FioHostResult*>& hosts, const std::vector<std::vector<FioIntervalSample>>& logs,
+HostsMerge merge_hosts(const std::vector<const FioHostResult*>& hosts, const std::vector<std::vector<FioIntervalSample>>& logs,
                        const std::vector<std::string>& names, const std::vector<double>& percentiles, uint64_t log_interval_ms) {
-  FleetMerge f;
+  HostsMerge f;
   for (int d = 0; d < 2; ++d) {
     std::vector<const FioDirectionResult*> parts;
     for (const FioHostResult* h : hosts) parts.push_back(&h->dir[d]);

@@ -1,5 +1,5 @@
 // Per-host fio job files.
-#include "runner/fleet/fio_job.hpp"
+#include "runner/hosts/fio_job.hpp"
 
 #include <fmt/format.h>
 

@@ -1,7 +1,7 @@
 // `diskvet run --suite S --hosts FILE`: a suite across many hosts on fio's client/server engine
-// (runner/fleet/). Progress per host on stderr; the report (every host's fio JSON and the merged
+// (runner/hosts/). Progress per host on stderr; the report (every host's fio JSON and the merged
 // numbers) sealed and written atomically.
-#include "cli/fleet_command.hpp"
+#include "cli/hosts_command.hpp"
 
 #include <fmt/format.h>
 
@@ -9,13 +9,13 @@
 #include <filesystem>
 
 #include "common/units.hpp"
-#include "runner/fleet/fleet_run.hpp"
+#include "runner/hosts/hosts_run.hpp"
 #include "runner/report/report_file.hpp"
 #include "runner/run/suite_run.hpp"
 
 namespace diskvet::cli {
 
-int run_fleet_command(const FleetCliOptions& o) {
+int run_hosts_command(const HostsCliOptions& o) {
   auto inv = runner::load_inventory(o.hosts_file);
   if (!inv) return fail(inv.error());
   auto suite = suites::resolve_suite(o.suite);
@@ -25,7 +25,7 @@ int run_fleet_command(const FleetCliOptions& o) {
     for (const auto& w : t.workloads)
       if (w.verify)
         return fail(usage_error("--suite " + suite->name, "verifies data, which fio's engine cannot do across hosts", "run burn-in suites on each host with diskvet run"));
-  runner::FleetOptions fo;
+  runner::HostsOptions fo;
   fo.inventory = std::move(*inv);
   fo.suite = std::move(*suite);
   fo.destroy = o.destroy;
@@ -50,15 +50,15 @@ int run_fleet_command(const FleetCliOptions& o) {
     if (!e) return fail(usage_error("--fio-engine", fmt::format("'{}' is not io_uring, psync or null", o.engine)));
     fo.engine = *e;
   }
-  const std::string out = o.out.empty() ? fmt::format("diskvet-fleet-report-{}-{}.json", fo.suite.name, runner::utc_now_iso8601()) : o.out;
+  const std::string out = o.out.empty() ? fmt::format("diskvet-hosts-report-{}-{}.json", fo.suite.name, runner::utc_now_iso8601()) : o.out;
   if (auto ok = runner::check_report_path(out); !ok) return fail(ok.error());
   install_signal_handlers();
-  runner::FleetEvents events;
+  runner::HostsEvents events;
   if (!o.quiet)
     events.on_host = [](const std::string& host, const std::string& what) {
       std::fprintf(stderr, "%s%s\n", host.empty() ? "" : ("[" + host + "] ").c_str(), what.c_str());
     };
-  runner::FleetRunResult r = runner::run_fleet(fo, events, interrupt_flag());
+  runner::HostsRunResult r = runner::run_hosts(fo, events, interrupt_flag());
   if (const auto* e = r.report.if_contains("error"); e && e->is_string()) std::fprintf(stderr, "diskvet: %s\n", e->get_string().c_str());
   auto written = runner::write_file_atomic(out, runner::seal_report(r.report));
   if (!written) {

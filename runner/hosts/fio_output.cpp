@@ -1,5 +1,5 @@
 // Reading fio's json+ client output and interval logs.
-#include "runner/fleet/fio_output.hpp"
+#include "runner/hosts/fio_output.hpp"
 
 #include <fmt/format.h>
 

@@ -1,5 +1,5 @@
 // Strict reading of the hosts inventory.
-#include "runner/fleet/inventory.hpp"
+#include "runner/hosts/inventory.hpp"
 
 #include <fmt/format.h>
 

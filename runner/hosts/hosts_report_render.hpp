@@ -9,10 +9,10 @@
 
 namespace diskvet::runner {
 
-inline constexpr const char* kFleetReportKind = "diskvet-fleet-report";
+inline constexpr const char* kHostsReportKind = "diskvet-hosts-report";
 
-bool is_fleet_report(const boost::json::object& doc);
-std::string render_fleet_text(const boost::json::object& doc);
-std::string render_fleet_html(const boost::json::object& doc, bool seal_ok);
+bool is_hosts_report(const boost::json::object& doc);
+std::string render_hosts_text(const boost::json::object& doc);
+std::string render_hosts_html(const boost::json::object& doc, bool seal_ok);
 
 }  // namespace diskvet::runner

@@ -1,5 +1,5 @@
 // The host-side gate of a multi-host run.
-#include "runner/fleet/host_gate.hpp"
+#include "runner/hosts/host_gate.hpp"
 
 #include <fmt/format.h>
 

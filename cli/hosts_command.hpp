@@ -8,13 +8,13 @@
 
 namespace diskvet::cli {
 
-struct FleetCliOptions {
+struct HostsCliOptions {
   std::string hosts_file, suite, profile, out, duration, engine;
   std::string host_profile;  // --host-profile: limits for each host's own numbers
   std::vector<std::string> destroy;
   bool quiet = false;
 };
 
-int run_fleet_command(const FleetCliOptions& o);
+int run_hosts_command(const HostsCliOptions& o);
 
 }  // namespace diskvet::cli

@@ -5,16 +5,16 @@
 #include <fstream>
 #include <sstream>
 
-#include "runner/fleet/fleet_report_render.hpp"
-#include "runner/fleet/fleet_verdicts.hpp"
+#include "runner/hosts/hosts_report_render.hpp"
+#include "runner/hosts/hosts_verdicts.hpp"
 
 namespace diskvet::runner {
 namespace {
 
 namespace json = boost::json;
 
-json::object fleet_doc() {
-  std::ifstream in(std::string(DISKVET_UNIT_DATA) + "/fleet/client_3hosts.txt", std::ios::binary);
+json::object hosts_doc() {
+  std::ifstream in(std::string(DISKVET_UNIT_DATA) + "/hosts/client_3hosts.txt", std::ios::binary);
   std::ostringstream s;
   s << in.rdbuf();
   auto out = parse_fio_client_output(s.str());
@@ -30,20 +30,20 @@ json::object fleet_doc() {
   json::array host_list;
   host_list.push_back(json::object{{"name", "h1"}, {"state", "ok"}, {"fio_version", "fio-3.33"}, {"devices", json::array{}}});
   host_list.push_back(json::object{{"name", "h2"}, {"state", "lost"}, {"reason", "<script>alert(1)</script>"}, {"when", "T"}});
-  return json::object{{"kind", kFleetReportKind}, {"suite", "quick"}, {"status", "INCOMPLETE"}, {"verdict", "ERROR"}, {"exit_code", 3},
+  return json::object{{"kind", kHostsReportKind}, {"suite", "quick"}, {"status", "INCOMPLETE"}, {"verdict", "ERROR"}, {"exit_code", 3},
                       {"hosts", host_list}, {"tests", json::array{json::object{{"id", "latency-qd1"}, {"workloads", json::array{w}}}}}};
 }
 
-TEST(FleetReport, TextHasARowPerHostAndTheMergedRow) {
-  const json::object doc = fleet_doc();
-  ASSERT_TRUE(is_fleet_report(doc));
-  const std::string t = render_fleet_text(doc);
+TEST(HostsReport, TextHasARowPerHostAndTheMergedRow) {
+  const json::object doc = hosts_doc();
+  ASSERT_TRUE(is_hosts_report(doc));
+  const std::string t = render_hosts_text(doc);
   for (const char* s : {"INCOMPLETE", "h1", "h2", "h3", "merged", "lost", "latency-qd1", "randread 4KiB QD1 x1"})
     EXPECT_NE(t.find(s), std::string::npos) << s << " missing from\n" << t;
 }
 
-TEST(FleetReport, HtmlHasAPerHostTableAndEscapesWhatTheReportSays) {
-  const std::string h = render_fleet_html(fleet_doc(), false);
+TEST(HostsReport, HtmlHasAPerHostTableAndEscapesWhatTheReportSays) {
+  const std::string h = render_hosts_html(hosts_doc(), false);
   EXPECT_EQ(h.find("<script>"), std::string::npos);
   EXPECT_NE(h.find("&lt;script&gt;"), std::string::npos);
   EXPECT_NE(h.find("class=\"merged\""), std::string::npos);
@@ -51,8 +51,8 @@ TEST(FleetReport, HtmlHasAPerHostTableAndEscapesWhatTheReportSays) {
   EXPECT_NE(h.find("WARNING"), std::string::npos);
 }
 
-TEST(FleetReport, AnOrdinaryReportIsNotAFleetReport) {
-  EXPECT_FALSE(is_fleet_report(json::object{{"schema", "diskvet-report/1"}, {"devices", json::array{}}}));
+TEST(HostsReport, AnOrdinaryReportIsNotAHostsReport) {
+  EXPECT_FALSE(is_hosts_report(json::object{{"schema", "diskvet-report/1"}, {"devices", json::array{}}}));
 }
 
 }  // namespace

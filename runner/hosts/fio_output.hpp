@@ -1,6 +1,6 @@
 // fio's client output (`fio --client=... --output-format=json+`) read back: one result per host
 // (its `client_stats` entry, found by the host fio names it by), the hosts fio said were lost, and
-// the interval logs fio's client writes per host. Parsing only; merging is fleet_merge.hpp.
+// the interval logs fio's client writes per host. Parsing only; merging is hosts_merge.hpp.
 #pragma once
 
 #include <boost/json.hpp>

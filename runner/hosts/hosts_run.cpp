@@ -1,5 +1,5 @@
 // The controller of a multi-host run.
-#include "runner/fleet/fleet_run.hpp"
+#include "runner/hosts/hosts_run.hpp"
 
 #include <dirent.h>
 #include <unistd.h>
@@ -18,11 +18,11 @@
 #include <thread>
 
 #include "diskvet/version.hpp"
-#include "runner/fleet/child_process.hpp"
-#include "runner/fleet/fio_job.hpp"
-#include "runner/fleet/fleet_verdicts.hpp"
-#include "runner/fleet/fleet_report_render.hpp"
-#include "runner/fleet/host_gate.hpp"
+#include "runner/hosts/child_process.hpp"
+#include "runner/hosts/fio_job.hpp"
+#include "runner/hosts/hosts_verdicts.hpp"
+#include "runner/hosts/hosts_report_render.hpp"
+#include "runner/hosts/host_gate.hpp"
 #include "runner/report/report_json.hpp"
 #include "runner/analysis/steady_state.hpp"
 #include "runner/run/suite_run.hpp"
@@ -63,8 +63,8 @@ std::string last_line(std::string text) {
 
 class Controller {
  public:
-  Controller(const FleetOptions& o, const FleetEvents& e, const std::atomic<bool>& interrupted) : o_(o), events_(e), interrupted_(interrupted) {}
-  FleetRunResult run();
+  Controller(const HostsOptions& o, const HostsEvents& e, const std::atomic<bool>& interrupted) : o_(o), events_(e), interrupted_(interrupted) {}
+  HostsRunResult run();
 
  private:
   std::vector<std::string> ssh_prefix(const Host& h) const;
@@ -88,8 +88,8 @@ class Controller {
   void shut_down();
   json::object host_json(const HostSession& s) const;
 
-  const FleetOptions& o_;
-  const FleetEvents& events_;
+  const HostsOptions& o_;
+  const HostsEvents& events_;
   const std::atomic<bool>& interrupted_;
   std::string work_, run_id_, local_version_;
   std::vector<HostSession> hosts_;
@@ -356,7 +356,7 @@ json::object Controller::run_workload(const std::string& prefix, const suites::T
   }
   if (results.size() != part.size()) complete = false;
   out["hosts"] = per_host;
-  FleetMerge m = merge_hosts(results, logs, names, o_.percentiles, static_cast<uint64_t>(std::llround(log_interval_s * 1000)));
+  HostsMerge m = merge_hosts(results, logs, names, o_.percentiles, static_cast<uint64_t>(std::llround(log_interval_s * 1000)));
   out["merged"] = merged_json(m);
   if (o_.host_profile) {
     // Each host's own numbers, for limits that apply per host (--host-profile).
@@ -565,18 +565,18 @@ void Controller::shut_down() {
   }
 }
 
-FleetRunResult Controller::run() {
-  FleetRunResult r;
+HostsRunResult Controller::run() {
+  HostsRunResult r;
   json::object& rep = r.report;
   rep["schema"] = kReportSchema;
-  rep["kind"] = kFleetReportKind;
+  rep["kind"] = kHostsReportKind;
   rep["diskvet_version"] = kVersion;
   rep["suite"] = o_.suite.name;
   rep["profile"] = o_.profile ? json::value(o_.profile->name) : json::value(nullptr);
   rep["started"] = utc_now_iso8601();
   std::random_device rd;
   run_id_ = fmt::format("{:08x}", rd());
-  char tmpl[] = "/tmp/diskvet-fleet-XXXXXX";
+  char tmpl[] = "/tmp/diskvet-hosts-XXXXXX";
   if (!::mkdtemp(tmpl)) {
     rep["error"] = "cannot make a work folder in /tmp";
     return r;
@@ -697,7 +697,7 @@ FleetRunResult Controller::run() {
         }
         for (const auto& d : done) workloads.push_back(d);
         json::object tj{{"id", test.id}, {"workloads", std::move(workloads)}};
-        if (o_.profile) judge_fleet_test(tj, test.id, *o_.profile, done, complete, required_missing);
+        if (o_.profile) judge_hosts_test(tj, test.id, *o_.profile, done, complete, required_missing);
         if (o_.host_profile) {
           // Per-host limits: every host judged on its own numbers; the worst host counts for the test.
           json::object per_host;
@@ -711,7 +711,7 @@ FleetRunResult Controller::run() {
               own.push_back(std::move(w));
             }
             json::object hj;
-            judge_fleet_test(hj, test.id, *o_.host_profile, own, complete && !s.lost(), required_missing);
+            judge_hosts_test(hj, test.id, *o_.host_profile, own, complete && !s.lost(), required_missing);
             if (auto st = parse_status(hj.at("status").as_string())) statuses.push_back(*st);
             per_host[s.host->name] = std::move(hj);
           }
@@ -753,7 +753,7 @@ FleetRunResult Controller::run() {
 
 }  // namespace
 
-FleetRunResult run_fleet(const FleetOptions& options, const FleetEvents& events, const std::atomic<bool>& interrupted) {
+HostsRunResult run_hosts(const HostsOptions& options, const HostsEvents& events, const std::atomic<bool>& interrupted) {
   Controller c(options, events, interrupted);
   return c.run();
 }

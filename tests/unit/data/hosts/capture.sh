@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
-# Regenerates the fio fixtures of tests/unit/fleet_merge_test.cpp from real fio runs: three fio
+# Regenerates the fio fixtures of tests/unit/hosts_merge_test.cpp from real fio runs: three fio
 # servers on unix sockets in a scratch folder, one `fio --client` run across them with json+ output
 # and every I/O's latency logged (psync reads of a file in /dev/shm, a different block size per
 # host so the hosts' latencies differ), then a short timed run with 1 s interval logs.
-#   tests/unit/data/fleet/capture.sh   (writes beside itself; needs fio)
+#   tests/unit/data/hosts/capture.sh   (writes beside itself; needs fio)
 set -euo pipefail
 out=$(cd "$(dirname "$0")" && pwd)
 work=$(mktemp -d /dev/shm/diskvet-fleet-capture.XXXXXX)

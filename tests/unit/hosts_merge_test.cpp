@@ -1,4 +1,4 @@
-// Merging hosts' fio results, checked on fio's own output (tests/unit/data/fleet/capture.sh): the
+// Merging hosts' fio results, checked on fio's own output (tests/unit/data/hosts/capture.sh): the
 // merged percentiles are the union of every host's raw latencies within fio's bin error, never an
 // average of the hosts' percentiles.
 #include <gtest/gtest.h>
@@ -9,13 +9,13 @@
 #include <numeric>
 #include <sstream>
 
-#include "runner/fleet/fleet_merge.hpp"
+#include "runner/hosts/hosts_merge.hpp"
 
 namespace diskvet::runner {
 namespace {
 
 std::string fixture(const std::string& name) {
-  std::ifstream in(std::string(DISKVET_UNIT_DATA) + "/fleet/" + name, std::ios::binary);
+  std::ifstream in(std::string(DISKVET_UNIT_DATA) + "/hosts/" + name, std::ios::binary);
   EXPECT_TRUE(in) << name;
   std::ostringstream s;
   s << in.rdbuf();
@@ -41,7 +41,7 @@ const FioHostResult& host(const FioClientOutput& out, const std::string& client)
   return *it;
 }
 
-TEST(FleetOutput, ReadsEachHostOfFiosClientOutputAndLeavesAllClientsOut) {
+TEST(HostsOutput, ReadsEachHostOfFiosClientOutputAndLeavesAllClientsOut) {
   auto out = parse_fio_client_output(fixture("client_3hosts.txt"));
   ASSERT_TRUE(out.ok()) << out.error().message();
   EXPECT_EQ(out->fio_version.rfind("fio-", 0), 0u);
@@ -59,7 +59,7 @@ TEST(FleetOutput, ReadsEachHostOfFiosClientOutputAndLeavesAllClientsOut) {
   EXPECT_NE(out->messages.find("Starting"), std::string::npos);
 }
 
-TEST(FleetMerge, OneHostsBinsGiveFiosOwnPercentiles) {
+TEST(HostsMerge, OneHostsBinsGiveFiosOwnPercentiles) {
   auto out = parse_fio_client_output(fixture("client_3hosts.txt"));
   ASSERT_TRUE(out.ok());
   for (const FioHostResult& h : out->hosts) {
@@ -69,7 +69,7 @@ TEST(FleetMerge, OneHostsBinsGiveFiosOwnPercentiles) {
   }
 }
 
-TEST(FleetMerge, MergedPercentilesMatchTheUnionOfRawLatenciesWithinTheBinError) {
+TEST(HostsMerge, MergedPercentilesMatchTheUnionOfRawLatenciesWithinTheBinError) {
   auto out = parse_fio_client_output(fixture("client_3hosts.txt"));
   ASSERT_TRUE(out.ok());
   std::vector<uint64_t> all;
@@ -82,7 +82,7 @@ TEST(FleetMerge, MergedPercentilesMatchTheUnionOfRawLatenciesWithinTheBinError) 
   std::vector<const FioHostResult*> hosts;
   for (const auto& h : out->hosts) hosts.push_back(&h);
   const std::vector<double> pcts{1, 10, 50, 75, 90, 95, 99, 99.5, 99.9};
-  FleetMerge m = merge_hosts(hosts, {}, {}, pcts, 1000);
+  HostsMerge m = merge_hosts(hosts, {}, {}, pcts, 1000);
   const MergedDirection& r = m.dir[0];
   ASSERT_EQ(r.lat_count, all.size());
   bool averaging_would_differ = false;
@@ -103,7 +103,7 @@ TEST(FleetMerge, MergedPercentilesMatchTheUnionOfRawLatenciesWithinTheBinError) 
   EXPECT_EQ(r.lat_min_ns, all.front());
 }
 
-TEST(FleetMerge, IopsAndBandwidthAreSummed) {
+TEST(HostsMerge, IopsAndBandwidthAreSummed) {
   auto out = parse_fio_client_output(fixture("client_3hosts.txt"));
   ASSERT_TRUE(out.ok());
   std::vector<const FioHostResult*> hosts;
@@ -115,7 +115,7 @@ TEST(FleetMerge, IopsAndBandwidthAreSummed) {
     bw += h.dir[0].bw_bytes_per_s;
     ios += h.dir[0].total_ios;
   }
-  FleetMerge m = merge_hosts(hosts, {}, {}, {50}, 1000);
+  HostsMerge m = merge_hosts(hosts, {}, {}, {50}, 1000);
   EXPECT_DOUBLE_EQ(m.dir[0].iops, iops);
   EXPECT_DOUBLE_EQ(m.dir[0].bw_bytes_per_s, bw);
   EXPECT_EQ(m.dir[0].total_ios, ios);
@@ -123,7 +123,7 @@ TEST(FleetMerge, IopsAndBandwidthAreSummed) {
   EXPECT_TRUE(m.dir[1].percentiles_ns.empty());
 }
 
-TEST(FleetMerge, IntervalLogsAreSummedPerHostAndAcrossHostsWithTheStartSpread) {
+TEST(HostsMerge, IntervalLogsAreSummedPerHostAndAcrossHostsWithTheStartSpread) {
   auto out = parse_fio_client_output(fixture("client_timed.txt"));
   ASSERT_TRUE(out.ok()) << out.error().message();
   ASSERT_EQ(out->hosts.size(), 2u);
@@ -141,7 +141,7 @@ TEST(FleetMerge, IntervalLogsAreSummedPerHostAndAcrossHostsWithTheStartSpread) {
     per_host.push_back(sum_interval_logs(jobs));
     hosts.push_back(&host(*out, std::string(h) + ".sock"));
   }
-  FleetMerge m = merge_hosts(hosts, per_host, {"h1", "h2"}, {50, 99}, 1000);
+  HostsMerge m = merge_hosts(hosts, per_host, {"h1", "h2"}, {50, 99}, 1000);
   const size_t n = std::min(per_host[0].size(), per_host[1].size());
   ASSERT_EQ(m.intervals.size(), n);
   for (size_t i = 0; i < n; ++i) EXPECT_DOUBLE_EQ(m.intervals[i].value[0], per_host[0][i].value[0] + per_host[1][i].value[0]);
@@ -152,16 +152,16 @@ TEST(FleetMerge, IntervalLogsAreSummedPerHostAndAcrossHostsWithTheStartSpread) {
   EXPECT_GE(*m.overlap_ms, 1000u);  // the 3 s runs overlapped for at least their logged seconds
 }
 
-TEST(FleetMerge, AHostWithoutALogLeavesTheSpreadUnknown) {
+TEST(HostsMerge, AHostWithoutALogLeavesTheSpreadUnknown) {
   auto out = parse_fio_client_output(fixture("client_timed.txt"));
   ASSERT_TRUE(out.ok());
   std::vector<const FioHostResult*> hosts{&out->hosts[0], &out->hosts[1]};
-  FleetMerge m = merge_hosts(hosts, {{FioIntervalSample{1000, {5, 0}}}, {}}, {"h1", "h2"}, {50}, 1000);
+  HostsMerge m = merge_hosts(hosts, {{FioIntervalSample{1000, {5, 0}}}, {}}, {"h1", "h2"}, {50}, 1000);
   EXPECT_FALSE(m.start_spread_ms.has_value());
   EXPECT_FALSE(m.overlap_ms.has_value());
 }
 
-TEST(FleetOutput, NamesTheHostsFioLostAndKeepsTheOthers) {
+TEST(HostsOutput, NamesTheHostsFioLostAndKeepsTheOthers) {
   const std::string text = "<vm> job: (g=0): rw=randread\nclient: host=h2.sock disconnected\n" +
                            fixture("client_timed.txt").substr(fixture("client_timed.txt").find("\n{\n") + 1);
   auto out = parse_fio_client_output(text);
@@ -171,7 +171,7 @@ TEST(FleetOutput, NamesTheHostsFioLostAndKeepsTheOthers) {
   EXPECT_EQ(out->hosts.size(), 2u);
 }
 
-TEST(FleetOutput, RefusesOutputWithoutJsonOrWithoutBins) {
+TEST(HostsOutput, RefusesOutputWithoutJsonOrWithoutBins) {
   EXPECT_FALSE(parse_fio_client_output("fio: connect: Connection refused\n").ok());
   EXPECT_FALSE(parse_fio_client_output("{\n\"fio version\": \"fio-3.33\"}\n").ok());
   const std::string no_bins = R"({
@@ -179,7 +179,7 @@ TEST(FleetOutput, RefusesOutputWithoutJsonOrWithoutBins) {
   EXPECT_FALSE(parse_fio_client_output(no_bins).ok());
 }
 
-TEST(FleetMerge, BinHalfWidthFollowsFiosBuckets) {
+TEST(HostsMerge, BinHalfWidthFollowsFiosBuckets) {
   EXPECT_EQ(fio_bin_half_width_ns(127), 0u);
   EXPECT_EQ(fio_bin_half_width_ns(128), 1u);      // [128, 256): width 2
   EXPECT_EQ(fio_bin_half_width_ns(4096), 32u);    // [4096, 8192): width 64
@@ -189,7 +189,7 @@ TEST(FleetMerge, BinHalfWidthFollowsFiosBuckets) {
 }  // namespace
 }  // namespace diskvet::runner
 
-#include "runner/fleet/fleet_verdicts.hpp"
+#include "runner/hosts/hosts_verdicts.hpp"
 
 namespace diskvet::runner {
 namespace {
@@ -216,7 +216,7 @@ suites::Profile array_profile(double min_iops, double max_p99_us) {
   return p;
 }
 
-TEST(FleetVerdicts, LimitsApplyToTheMergedNumbers) {
+TEST(HostsVerdicts, LimitsApplyToTheMergedNumbers) {
   json::object w = fixture_workload();
   const double iops = w.at("merged").at("total").at("iops").to_number<double>();
   const double p99_upper_us = w.at("merged").at("read").at("lat_ns").at("percentile_upper").at("99.000000").to_number<double>() / 1e3;
@@ -225,27 +225,27 @@ TEST(FleetVerdicts, LimitsApplyToTheMergedNumbers) {
   ASSERT_TRUE(out.ok());
   for (const auto& h : out->hosts) EXPECT_LT(h.dir[0].iops, iops * 0.99) << h.client;
   json::object t;
-  judge_fleet_test(t, "t", array_profile(iops * 0.99, p99_upper_us * 1.01), {w}, true);
+  judge_hosts_test(t, "t", array_profile(iops * 0.99, p99_upper_us * 1.01), {w}, true);
   EXPECT_EQ(t.at("status").as_string(), "PASS") << json::serialize(t);
   json::object f;
-  judge_fleet_test(f, "t", array_profile(iops * 1.01, p99_upper_us * 0.99), {w}, true);
+  judge_hosts_test(f, "t", array_profile(iops * 1.01, p99_upper_us * 0.99), {w}, true);
   EXPECT_EQ(f.at("status").as_string(), "FAIL") << json::serialize(f);
   EXPECT_EQ(f.at("verdicts").as_array().size(), 2u);
 }
 
-TEST(FleetVerdicts, ARunThatLostAHostOrDidNotStartTogetherIsNeverPass) {
+TEST(HostsVerdicts, ARunThatLostAHostOrDidNotStartTogetherIsNeverPass) {
   json::object w = fixture_workload();
   json::object lost;
-  judge_fleet_test(lost, "t", array_profile(1, 1e9), {w}, false);
+  judge_hosts_test(lost, "t", array_profile(1, 1e9), {w}, false);
   EXPECT_NE(lost.at("status").as_string(), "PASS");
   json::object apart = w;
   apart["not_judged"] = "the hosts started 2000 ms apart";
   json::object t;
-  judge_fleet_test(t, "t", array_profile(1, 1e9), {apart}, true);
+  judge_hosts_test(t, "t", array_profile(1, 1e9), {apart}, true);
   EXPECT_NE(t.at("status").as_string(), "PASS");
   EXPECT_NE(json::serialize(t).find("2000 ms apart"), std::string::npos);
   json::object required;
-  judge_fleet_test(required, "t", array_profile(1, 1e9), {w}, true, "the suite requires steady state");
+  judge_hosts_test(required, "t", array_profile(1, 1e9), {w}, true, "the suite requires steady state");
   EXPECT_NE(required.at("status").as_string(), "PASS");
 }
 

@@ -12,7 +12,7 @@
 #include <sstream>
 #include <thread>
 
-#include "runner/fleet/child_process.hpp"
+#include "runner/hosts/child_process.hpp"
 #include "ssh_lab.hpp"
 #include "tests/support/lab.hpp"
 #include "tests/support/loop_lab.hpp"
@@ -22,7 +22,7 @@ namespace {
 
 namespace json = boost::json;
 
-constexpr const char* kFleetNeedle = "--server=sock:/tmp/diskvet-fio-";
+constexpr const char* kHostsNeedle = "--server=sock:/tmp/diskvet-fio-";
 
 struct LabHost {
   std::vector<std::shared_ptr<LoopDevice>> disks;
@@ -70,7 +70,7 @@ std::string long_read_suite(const SshLab& lab, int runtime_s) {
     "tests": [{"id": "read-long", "description": "random read", "workloads": [{"rw": "randread", "bs": "4k", "iodepth": 1, "numjobs": 1}]}]})");
 }
 
-TEST(FleetLab, ThreeHostQuickRunIsJudgedOnMergedNumbers) {
+TEST(HostsLab, ThreeHostQuickRunIsJudgedOnMergedNumbers) {
   SKIP_UNLESS_SSH_LAB();
   SKIP_UNLESS_LOOP_DEVICES();
   SshLab lab(3);
@@ -129,10 +129,10 @@ TEST(FleetLab, ThreeHostQuickRunIsJudgedOnMergedNumbers) {
   }
   EXPECT_GE(workloads, 7u);
   EXPECT_GE(warmed, 2u) << "the quick suite's read workloads warm up first";
-  EXPECT_TRUE(processes_with(kFleetNeedle).empty()) << "a fio server is still running";
+  EXPECT_TRUE(processes_with(kHostsNeedle).empty()) << "a fio server is still running";
 }
 
-TEST(FleetLab, ProtectedDeviceOnHost2IsUntouchedEvenWithAllUnprotected) {
+TEST(HostsLab, ProtectedDeviceOnHost2IsUntouchedEvenWithAllUnprotected) {
   SKIP_UNLESS_SSH_LAB();
   SKIP_UNLESS_LOOP_DEVICES();
   if (!have_program("mkfs.ext4")) GTEST_SKIP() << "mkfs.ext4 (e2fsprogs) is not installed";
@@ -160,10 +160,10 @@ TEST(FleetLab, ProtectedDeviceOnHost2IsUntouchedEvenWithAllUnprotected) {
   EXPECT_NE(json::serialize(*h2).find("PROTECTED"), std::string::npos) << json::serialize(*h2);
   EXPECT_TRUE(rep.at("tests").as_array().empty()) << "a test ran after a refusal";
   for (size_t i = 0; i < hosts.size(); ++i) EXPECT_EQ(sha256_of(hosts[i].disks[0]->path()), before[i]) << lab.name(static_cast<int>(i)) << "'s device changed";
-  EXPECT_TRUE(processes_with(kFleetNeedle).empty());
+  EXPECT_TRUE(processes_with(kHostsNeedle).empty());
 }
 
-TEST(FleetLab, FioVersionMismatchIsRefusedBeforeAnyIo) {
+TEST(HostsLab, FioVersionMismatchIsRefusedBeforeAnyIo) {
   SKIP_UNLESS_SSH_LAB();
   SKIP_UNLESS_LOOP_DEVICES();
   SshLab lab(3);
@@ -189,10 +189,10 @@ TEST(FleetLab, FioVersionMismatchIsRefusedBeforeAnyIo) {
   EXPECT_EQ(host_of(rep, "h1")->at("state").as_string(), "ok");
   EXPECT_TRUE(rep.at("tests").as_array().empty());
   for (int i = 0; i < 3; ++i) EXPECT_EQ(sha256_of(hosts[i].disks[0]->path()), before[i]);
-  EXPECT_TRUE(processes_with(kFleetNeedle).empty());
+  EXPECT_TRUE(processes_with(kHostsNeedle).empty());
 }
 
-TEST(FleetLab, HostKilledMidRunMakesTheRunIncompleteAndLeavesNothingRunning) {
+TEST(HostsLab, HostKilledMidRunMakesTheRunIncompleteAndLeavesNothingRunning) {
   SKIP_UNLESS_SSH_LAB();
   SKIP_UNLESS_LOOP_DEVICES();
   SshLab lab(3);
@@ -209,7 +209,7 @@ TEST(FleetLab, HostKilledMidRunMakesTheRunIncompleteAndLeavesNothingRunning) {
   auto c = runner::ChildProcess::spawn({DISKVET_BIN, "run", "--suite", suite, "--hosts", inv, "--profile", "none", "--out", out}, so);
   ASSERT_TRUE(c.ok());
   // Wait until every host's fio server is up and the test has been running a while.
-  for (int t = 0; t < 300 && processes_with(kFleetNeedle).size() < 6; ++t) std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  for (int t = 0; t < 300 && processes_with(kHostsNeedle).size() < 6; ++t) std::this_thread::sleep_for(std::chrono::milliseconds(100));
   std::this_thread::sleep_for(std::chrono::seconds(4));
   lab.kill_host(1);
   auto rc = c->wait_for(60000);
@@ -227,11 +227,11 @@ TEST(FleetLab, HostKilledMidRunMakesTheRunIncompleteAndLeavesNothingRunning) {
   EXPECT_TRUE(w.at("hosts").as_object().contains("h1"));
   EXPECT_TRUE(w.at("hosts").as_object().contains("h3"));
   EXPECT_FALSE(w.at("hosts").as_object().contains("h2"));
-  for (int t = 0; t < 50 && !processes_with(kFleetNeedle).empty(); ++t) std::this_thread::sleep_for(std::chrono::milliseconds(100));
-  EXPECT_TRUE(processes_with(kFleetNeedle).empty()) << "fio is still running on a host";
+  for (int t = 0; t < 50 && !processes_with(kHostsNeedle).empty(); ++t) std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  EXPECT_TRUE(processes_with(kHostsNeedle).empty()) << "fio is still running on a host";
 }
 
-TEST(FleetLab, KillingTheControllerStopsTheRemoteJobs) {
+TEST(HostsLab, KillingTheControllerStopsTheRemoteJobs) {
   SKIP_UNLESS_SSH_LAB();
   SKIP_UNLESS_LOOP_DEVICES();
   SshLab lab(2);
@@ -246,16 +246,16 @@ TEST(FleetLab, KillingTheControllerStopsTheRemoteJobs) {
   runner::SpawnOptions so;
   auto c = runner::ChildProcess::spawn({DISKVET_BIN, "run", "--suite", suite, "--hosts", inv, "--profile", "none", "--out", out}, so);
   ASSERT_TRUE(c.ok());
-  for (int t = 0; t < 300 && processes_with(kFleetNeedle).size() < 4; ++t) std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  for (int t = 0; t < 300 && processes_with(kHostsNeedle).size() < 4; ++t) std::this_thread::sleep_for(std::chrono::milliseconds(100));
   std::this_thread::sleep_for(std::chrono::seconds(3));
-  ASSERT_GE(processes_with(kFleetNeedle).size(), 4u) << "the hosts' fio jobs did not start";
+  ASSERT_GE(processes_with(kHostsNeedle).size(), 4u) << "the hosts' fio jobs did not start";
   ::kill(c->pid(), SIGKILL);  // no chance to clean up: its pipes close, and that must be enough
   c->wait_for(5000);
-  for (int t = 0; t < 150 && !processes_with(kFleetNeedle).empty(); ++t) std::this_thread::sleep_for(std::chrono::milliseconds(100));
-  EXPECT_TRUE(processes_with(kFleetNeedle).empty()) << "fio jobs outlived the controller";
+  for (int t = 0; t < 150 && !processes_with(kHostsNeedle).empty(); ++t) std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  EXPECT_TRUE(processes_with(kHostsNeedle).empty()) << "fio jobs outlived the controller";
 }
 
-TEST(FleetLab, ReadOnlyHostWithoutDiskvetReadsButIsNeverWritten) {
+TEST(HostsLab, ReadOnlyHostWithoutDiskvetReadsButIsNeverWritten) {
   SKIP_UNLESS_SSH_LAB();
   SKIP_UNLESS_LOOP_DEVICES();
   SshLab lab(2);
@@ -290,7 +290,7 @@ namespace {
 
 // Scale: 32 hosts with fio's null engine (no device I/O) complete one run. The controller's CPU time
 // and peak memory are printed for docs/benchmarks.md (not asserted: the machine's speed is not ours).
-TEST(FleetLab, ThirtyTwoHostsCompleteARunOnTheNullEngine) {
+TEST(HostsLab, ThirtyTwoHostsCompleteARunOnTheNullEngine) {
   SKIP_UNLESS_SSH_LAB();
   constexpr int kHosts = 32;
   SshLab lab(kHosts);
@@ -338,7 +338,7 @@ TEST(FleetLab, ThirtyTwoHostsCompleteARunOnTheNullEngine) {
   EXPECT_EQ(w.at("hosts").as_object().size(), static_cast<size_t>(kHosts));
   std::printf("merged read IOPS over %d hosts: %.0f, start spread %s ms\n", kHosts, w.at("merged").at("read").at("iops").to_number<double>(),
               json::serialize(w.at("merged").at("start_spread_ms")).c_str());
-  EXPECT_TRUE(processes_with(kFleetNeedle).empty());
+  EXPECT_TRUE(processes_with(kHostsNeedle).empty());
 }
 
 }  // namespace
@@ -349,7 +349,7 @@ namespace {
 
 // Steady state on the array: rounds repeat across the hosts until the merged IOPS are steady; a
 // required steady state that is not attained leaves the test unjudged, never PASS.
-TEST(FleetLab, SteadyStateIsJudgedOnTheMergedRounds) {
+TEST(HostsLab, SteadyStateIsJudgedOnTheMergedRounds) {
   SKIP_UNLESS_SSH_LAB();
   SshLab lab(2);
   ASSERT_TRUE(lab.valid()) << lab.why();
@@ -398,7 +398,7 @@ namespace {
 
 // Preconditioning runs on every host's held devices at once; a host that could not be
 // preconditioned (its device not consented) leaves a required preconditioning missing: not judged.
-TEST(FleetLab, RequiredPreconditioningCoversEveryHostOrTheRunIsNotJudged) {
+TEST(HostsLab, RequiredPreconditioningCoversEveryHostOrTheRunIsNotJudged) {
   SKIP_UNLESS_SSH_LAB();
   SKIP_UNLESS_LOOP_DEVICES();
   SshLab lab(2);
@@ -445,7 +445,7 @@ namespace {
 
 // Limits per host apply to each host's own numbers: an array that meets its merged limits still FAILs
 // when a host misses its own.
-TEST(FleetLab, PerHostLimitsApplyToEachHost) {
+TEST(HostsLab, PerHostLimitsApplyToEachHost) {
   SKIP_UNLESS_SSH_LAB();
   SshLab lab(2);
   ASSERT_TRUE(lab.valid()) << lab.why();

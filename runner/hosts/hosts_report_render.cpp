@@ -1,5 +1,5 @@
 // Text and HTML of a multi-host report.
-#include "runner/fleet/fleet_report_render.hpp"
+#include "runner/hosts/hosts_report_render.hpp"
 
 #include <fmt/format.h>
 
@@ -103,12 +103,12 @@ std::string html_escape(std::string_view s) {
 
 }  // namespace
 
-bool is_fleet_report(const json::object& doc) {
+bool is_hosts_report(const json::object& doc) {
   const json::value* k = doc.if_contains("kind");
-  return k && k->is_string() && k->get_string() == kFleetReportKind;
+  return k && k->is_string() && k->get_string() == kHostsReportKind;
 }
 
-std::string render_fleet_text(const json::object& doc) {
+std::string render_hosts_text(const json::object& doc) {
   std::string t = fmt::format("diskvet multi-host run: suite {}, profile {}\n{} {} (exit {})\n", str(doc, "suite"), str(doc, "profile"),
                               str(doc, "status"), str(doc, "verdict"), str(doc, "exit_code"));
   if (!str(doc, "error").empty()) t += "error: " + str(doc, "error") + "\n";
@@ -153,7 +153,7 @@ std::string render_fleet_text(const json::object& doc) {
   return t;
 }
 
-std::string render_fleet_html(const json::object& doc, bool seal_ok) {
+std::string render_hosts_html(const json::object& doc, bool seal_ok) {
   std::string h = "<!DOCTYPE html><html><head><meta charset=\"utf-8\"><title>diskvet multi-host report</title><style>"
                   "body{font-family:sans-serif;margin:2em}table{border-collapse:collapse;margin:0.5em 0 1.5em}"
                   "td,th{border:1px solid #999;padding:0.2em 0.6em;text-align:right}td:first-child,th:first-child{text-align:left}"

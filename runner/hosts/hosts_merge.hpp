@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "runner/fleet/fio_output.hpp"
+#include "runner/hosts/fio_output.hpp"
 
 namespace diskvet::runner {
 
@@ -38,7 +38,7 @@ struct HostWindow {
   uint64_t first_ms = 0, last_ms = 0;  // first and last interval ends (unix epoch ms)
 };
 
-struct FleetMerge {
+struct HostsMerge {
   std::array<MergedDirection, 2> dir;  // read, write
   std::vector<FioIntervalSample> intervals;  // summed over hosts, sample by sample
   std::vector<HostWindow> windows;
@@ -49,7 +49,7 @@ struct FleetMerge {
 
 // hosts and logs are parallel (a host without a log: an empty vector). log_interval_ms is the
 // logs' period: a host's window opens one period before its first sample.
-FleetMerge merge_hosts(const std::vector<const FioHostResult*>& hosts, const std::vector<std::vector<FioIntervalSample>>& logs,
+HostsMerge merge_hosts(const std::vector<const FioHostResult*>& hosts, const std::vector<std::vector<FioIntervalSample>>& logs,
                        const std::vector<std::string>& names, const std::vector<double>& percentiles, uint64_t log_interval_ms);
 
 }  // namespace diskvet::runner

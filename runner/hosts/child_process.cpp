@@ -1,5 +1,5 @@
 // Child processes of the controller.
-#include "runner/fleet/child_process.hpp"
+#include "runner/hosts/child_process.hpp"
 
 #include <fcntl.h>
 #include <poll.h>
