@@ -5,6 +5,7 @@
 #include <memory>
 
 #include "cli/commands.hpp"
+#include "runner/hosts/hosts_report_render.hpp"
 #include "runner/report/report_file.hpp"
 #include "runner/report/report_html.hpp"
 #include "runner/report/report_text.hpp"
@@ -33,13 +34,14 @@ int show_report(const ReportOptions& o) {
   if (!r->seal_ok)
     std::fprintf(stderr, "diskvet: %s: WARNING: the sha256 seal does not match its content: the report was altered after it was written\n",
                  o.file.c_str());
+  const bool hosts = runner::is_hosts_report(r->doc);
   if (!o.html.empty()) {
-    auto written = runner::write_file_atomic(o.html, runner::render_report_html(r->doc, r->seal_ok));
+    auto written = runner::write_file_atomic(o.html, hosts ? runner::render_hosts_html(r->doc, r->seal_ok) : runner::render_report_html(r->doc, r->seal_ok));
     if (!written) return fail(written.error());
     std::printf("html: %s\n", o.html.c_str());
     return exit_code_of(*r);
   }
-  std::fputs(runner::render_report_text(r->doc).c_str(), stdout);
+  std::fputs((hosts ? runner::render_hosts_text(r->doc) : runner::render_report_text(r->doc)).c_str(), stdout);
   return exit_code_of(*r);
 }
 

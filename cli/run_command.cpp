@@ -13,6 +13,7 @@
 #include <optional>
 
 #include "cli/commands.hpp"
+#include "cli/hosts_command.hpp"
 #include "cli/run_progress.hpp"
 #include "cli/test_file.hpp"
 #include "devices/file_system.hpp"
@@ -55,6 +56,9 @@ struct RunCliOptions {
   std::string directory;  // --directory: a test file of our own there
   std::string file_size = "1g";
   bool keep_file = false;
+  std::string hosts;       // --hosts FILE: many hosts through fio's client/server engine
+  std::string fio_engine;  // lab, with --hosts: every workload on this fio engine
+  std::string host_profile;
   std::string verify_memory = "512m";
   bool quiet = false;
 };
@@ -132,6 +136,13 @@ std::string default_report_path(const std::string& suite) {
 }
 
 int run_suite_command(const RunCliOptions& o) {
+  if (!o.hosts.empty()) {
+    if (!o.devices.empty() || o.all || o.parallel || !o.rate_caps.empty() || !o.precondition_limit.empty())
+      return fail(usage_error("--hosts", "takes its devices from the inventory", "leave out --device, --all, --parallel, --rate-cap and --precondition-limit"));
+    return run_hosts_command(HostsCliOptions{o.hosts, o.suite, o.profile, o.out, o.duration, o.fio_engine, o.host_profile, o.destroy, o.quiet});
+  }
+  if (!o.fio_engine.empty() || !o.host_profile.empty())
+    return fail(usage_error(o.fio_engine.empty() ? "--host-profile" : "--fio-engine", "applies only with --hosts"));
   auto suite = suites::resolve_suite(o.suite);
   if (!suite) return fail(suite.error());
   if (suite->placeholder)
@@ -379,6 +390,9 @@ Action register_run(CLI::App& app) {
                   "Memory for verification state, the whole run (split over devices in parallel); large devices get coarser state, see README")
       ->capture_default_str();
   run->add_flag("--quiet,-q", o->quiet, "No progress on stderr");
+  run->add_option("--hosts", o->hosts, "Hosts inventory (JSON): run the suite on many hosts at once through fio's client/server engine over SSH");
+  run->add_option("--host-profile", o->host_profile, "With --hosts: limits each host's own numbers must meet (NAME or FILE), beside --profile's on the merged numbers");
+  run->add_option("--fio-engine", o->fio_engine, "Lab, with --hosts: run every workload on this fio engine (null: no device I/O)");
   return [o] { return run_suite_command(*o); };
 }
 

@@ -1,0 +1,75 @@
+// `diskvet run --suite S --hosts FILE`: a suite across many hosts on fio's client/server engine
+// (runner/hosts/). Progress per host on stderr; the report (every host's fio JSON and the merged
+// numbers) sealed and written atomically.
+#include "cli/hosts_command.hpp"
+
+#include <fmt/format.h>
+
+#include <cstdio>
+#include <filesystem>
+
+#include "common/units.hpp"
+#include "runner/hosts/hosts_run.hpp"
+#include "runner/report/report_file.hpp"
+#include "runner/run/suite_run.hpp"
+
+namespace diskvet::cli {
+
+int run_hosts_command(const HostsCliOptions& o) {
+  auto inv = runner::load_inventory(o.hosts_file);
+  if (!inv) return fail(inv.error());
+  auto suite = suites::resolve_suite(o.suite);
+  if (!suite) return fail(suite.error());
+  if (suite->placeholder) return fail(usage_error("--suite " + suite->name, "is a placeholder: " + suite->placeholder_note, "choose quick or acceptance"));
+  for (const auto& t : suite->tests)
+    for (const auto& w : t.workloads)
+      if (w.verify)
+        return fail(usage_error("--suite " + suite->name, "verifies data, which fio's engine cannot do across hosts", "run burn-in suites on each host with diskvet run"));
+  runner::HostsOptions fo;
+  fo.inventory = std::move(*inv);
+  fo.suite = std::move(*suite);
+  fo.destroy = o.destroy;
+  // An array is judged against a profile named for it; auto matches one disk's model, not an array.
+  if (o.profile != "none" && o.profile != "auto") {
+    auto p = suites::resolve_profile(o.profile);
+    if (!p) return fail(p.error());
+    fo.profile = std::move(*p);
+  }
+  if (!o.host_profile.empty()) {
+    auto p = suites::resolve_profile(o.host_profile);
+    if (!p) return fail(p.error());
+    fo.host_profile = std::move(*p);
+  }
+  if (!o.duration.empty()) {
+    auto s = parse_duration_s(o.duration);
+    if (!s || *s <= 0) return fail(usage_error("--duration", fmt::format("'{}' is not a duration", o.duration), "e.g. 30s, 5m"));
+    fo.duration_s = *s;
+  }
+  if (!o.engine.empty()) {
+    auto e = runner::parse_backend(o.engine);
+    if (!e) return fail(usage_error("--fio-engine", fmt::format("'{}' is not io_uring, psync or null", o.engine)));
+    fo.engine = *e;
+  }
+  const std::string out = o.out.empty() ? fmt::format("diskvet-hosts-report-{}-{}.json", fo.suite.name, runner::utc_now_iso8601()) : o.out;
+  if (auto ok = runner::check_report_path(out); !ok) return fail(ok.error());
+  install_signal_handlers();
+  runner::HostsEvents events;
+  if (!o.quiet)
+    events.on_host = [](const std::string& host, const std::string& what) {
+      std::fprintf(stderr, "%s%s\n", host.empty() ? "" : ("[" + host + "] ").c_str(), what.c_str());
+    };
+  runner::HostsRunResult r = runner::run_hosts(fo, events, interrupt_flag());
+  if (const auto* e = r.report.if_contains("error"); e && e->is_string()) std::fprintf(stderr, "diskvet: %s\n", e->get_string().c_str());
+  auto written = runner::write_file_atomic(out, runner::seal_report(r.report));
+  if (!written) {
+    fail(written.error());
+    return r.exit_code == 0 ? 3 : r.exit_code;
+  }
+  const auto* status = r.report.if_contains("status");
+  const auto* verdict = r.report.if_contains("verdict");
+  std::printf("%s%s\nreport: %s\n", status && status->is_string() ? status->get_string().c_str() : "",
+              verdict && verdict->is_string() ? (" " + std::string(verdict->get_string())).c_str() : "", out.c_str());
+  return r.exit_code;
+}
+
+}  // namespace diskvet::cli

@@ -1,0 +1,761 @@
+// The controller of a multi-host run.
+#include "runner/hosts/hosts_run.hpp"
+
+#include <dirent.h>
+#include <unistd.h>
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <random>
+#include <span>
+#include <sstream>
+#include <thread>
+
+#include "diskvet/version.hpp"
+#include "runner/hosts/child_process.hpp"
+#include "runner/hosts/fio_job.hpp"
+#include "runner/hosts/hosts_verdicts.hpp"
+#include "runner/hosts/hosts_report_render.hpp"
+#include "runner/hosts/host_gate.hpp"
+#include "runner/report/report_json.hpp"
+#include "runner/analysis/steady_state.hpp"
+#include "runner/run/suite_run.hpp"
+
+namespace diskvet::runner {
+
+namespace json = boost::json;
+namespace fs = std::filesystem;
+
+namespace {
+
+struct HostSession {
+  const Host* host = nullptr;
+  std::string local_sock;   // relative to the work folder: fio names the host by it
+  std::string remote_sock;
+  std::optional<ChildProcess> server;  // ssh -L ... fio --server
+  std::optional<ChildProcess> gate;    // ssh ... diskvet gate
+  std::string fio_version;
+  std::string server_pid;
+  std::vector<GateDevice> devices;
+  std::string state = "ok";  // ok, unreachable, version-mismatch, refused, lost
+  std::string reason, when;
+  bool lost() const { return state != "ok"; }
+};
+
+std::string read_file(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::ostringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+std::string last_line(std::string text) {
+  while (!text.empty() && (text.back() == '\n' || text.back() == '\r')) text.pop_back();
+  const size_t nl = text.rfind('\n');
+  return nl == std::string::npos ? text : text.substr(nl + 1);
+}
+
+class Controller {
+ public:
+  Controller(const HostsOptions& o, const HostsEvents& e, const std::atomic<bool>& interrupted) : o_(o), events_(e), interrupted_(interrupted) {}
+  HostsRunResult run();
+
+ private:
+  std::vector<std::string> ssh_prefix(const Host& h) const;
+  void say(const std::string& host, const std::string& what) const {
+    if (events_.on_host) events_.on_host(host, what);
+  }
+  void lose(HostSession& s, std::string state, std::string reason) {
+    if (s.lost()) return;
+    s.state = std::move(state);
+    s.reason = std::move(reason);
+    s.when = utc_now_iso8601();
+    say(s.host->name, fmt::format("{}: {}", s.state, s.reason));
+  }
+  bool start_servers();
+  bool start_gates();
+  // capacities > 0: a sized workload (preconditioning) writing that many times each host's region.
+  json::object run_workload(const std::string& prefix, const suites::TestSpec& test, Workload w, bool& complete, double capacities = 0);
+  json::object precondition(bool& complete);
+  json::object probe_hosts(std::string& unwritten);
+  json::object run_steady_rounds(const std::string& prefix, const suites::TestSpec& test, Workload w, bool& complete);
+  void shut_down();
+  json::object host_json(const HostSession& s) const;
+
+  const HostsOptions& o_;
+  const HostsEvents& events_;
+  const std::atomic<bool>& interrupted_;
+  std::string work_, run_id_, local_version_;
+  std::vector<HostSession> hosts_;
+  json::array leftovers_;
+  std::map<std::string, uint64_t> host_target_bytes_;  // preconditioning: what each host must write
+  double log_interval_override_s_ = 0;                  // warmup: the suite's interval
+  json::object warm_up(const std::string& prefix, const suites::TestSpec& test, Workload w, bool& complete);
+};
+
+std::vector<std::string> Controller::ssh_prefix(const Host& h) const {
+  std::vector<std::string> a{"ssh", "-o", "BatchMode=yes", "-o", fmt::format("ConnectTimeout={}", o_.connect_timeout_s),
+                             "-o", "ServerAliveInterval=2", "-o", "ServerAliveCountMax=3"};
+  if (!o_.inventory.ssh_config.empty()) {
+    fs::path cfg(o_.inventory.ssh_config);
+    if (cfg.is_relative()) cfg = fs::path(o_.inventory.file).parent_path() / cfg;
+    a.insert(a.end(), {"-F", cfg.string()});
+  }
+  if (h.ssh_port) a.insert(a.end(), {"-p", std::to_string(h.ssh_port)});
+  return a;
+}
+
+// One SSH session per host: fio's server on a unix socket of the host, forwarded to ours. The
+// remote shell prints fio's version, starts the server, says when its socket is there, then waits
+// for its stdin to close (the run ended, or the controller is gone) and ends the server with every
+// process under it (fio's jobs run in sessions of their own, so their tree, not a group, is ended).
+bool Controller::start_servers() {
+  for (HostSession& s : hosts_) {
+    const Host& h = *s.host;
+    s.local_sock = h.name + ".sock";
+    s.remote_sock = fmt::format("/tmp/diskvet-fio-{}-{}.sock", run_id_, h.name);
+    const std::string ro = h.has_diskvet() ? "" : " --readonly";
+    const std::string script = fmt::format(
+        "S={0}; umask 077; rm -f $S; {1} --version || echo 'fio not found'; {1} --server=sock:$S{2} >/dev/null 2>&1 </dev/null & p=$!; "
+        "i=0; while [ ! -S $S ] && [ $i -lt 150 ] && kill -0 $p 2>/dev/null; do sleep 0.1; i=$((i+1)); done; "
+        "if [ -S $S ]; then echo diskvet-fio-server $p; else echo 'fio --server did not open its socket'; kill -9 $p 2>/dev/null; exit 1; fi; "
+        "cat >/dev/null; "
+        "d() {{ for c in $(ps -o pid= --ppid $1); do echo $c; d $c; done; }}; kill -9 $p $(d $p) 2>/dev/null; rm -f $S",
+        s.remote_sock, h.fio, ro);
+    auto argv = ssh_prefix(h);
+    argv.insert(argv.end(), {"-o", "ExitOnForwardFailure=yes", "-o", "StreamLocalBindUnlink=yes", "-L",
+                             fmt::format("{}/{}:{}", work_, s.local_sock, s.remote_sock), h.ssh, script});
+    SpawnOptions so;
+    so.pipe_stdin = true;
+    so.pipe_stdout = true;
+    so.stderr_file = fmt::format("{}/{}.ssh-server.err", work_, h.name);
+    auto c = ChildProcess::spawn(argv, so);
+    if (!c) {
+      lose(s, "unreachable", c.error().message());
+      continue;
+    }
+    s.server.emplace(std::move(*c));
+  }
+  const int wait_ms = (o_.connect_timeout_s + 20) * 1000;
+  for (HostSession& s : hosts_) {
+    if (!s.server) continue;
+    auto version = s.server->read_line(wait_ms);
+    auto ready = version ? s.server->read_line(wait_ms) : std::nullopt;
+    if (!version || !ready || ready->rfind("diskvet-fio-server ", 0) != 0) {
+      const std::string err = last_line(read_file(fmt::format("{}/{}.ssh-server.err", work_, s.host->name)));
+      lose(s, "unreachable", version ? fmt::format("fio's server did not start there ({}: {})", *version, ready ? *ready : err)
+                                     : fmt::format("ssh {} failed{}", s.host->ssh, err.empty() ? "" : ": " + err));
+      continue;
+    }
+    s.fio_version = *version;
+    s.server_pid = ready->substr(19);
+    say(s.host->name, fmt::format("fio server up ({})", s.fio_version));
+  }
+  return std::none_of(hosts_.begin(), hosts_.end(), [](const HostSession& s) { return s.lost(); });
+}
+
+bool Controller::start_gates() {
+  for (HostSession& s : hosts_) {
+    const Host& h = *s.host;
+    if (!h.has_diskvet() || h.devices.empty()) {
+      for (const HostDevice& d : h.devices) {
+        GateDevice g;
+        g.id = d.id;
+        g.path = d.id;
+        s.devices.push_back(std::move(g));
+      }
+      continue;
+    }
+    auto argv = ssh_prefix(h);
+    argv.insert(argv.end(), {h.ssh, h.diskvet, "gate"});
+    for (const HostDevice& d : h.devices) argv.insert(argv.end(), {"--device", d.id});
+    for (const HostDevice& d : h.devices)
+      if (d.destroy_data) argv.insert(argv.end(), {"--destroy-data", d.id});
+    for (const std::string& id : o_.destroy) argv.insert(argv.end(), {"--destroy-data", id});
+    SpawnOptions so;
+    so.pipe_stdin = true;
+    so.pipe_stdout = true;
+    so.stderr_file = fmt::format("{}/{}.ssh-gate.err", work_, h.name);
+    auto c = ChildProcess::spawn(argv, so);
+    if (!c) {
+      lose(s, "unreachable", c.error().message());
+      continue;
+    }
+    s.gate.emplace(std::move(*c));
+  }
+  bool all = true;
+  for (HostSession& s : hosts_) {
+    if (!s.gate) continue;
+    auto line = s.gate->read_line((o_.connect_timeout_s + 60) * 1000);
+    auto devs = line ? parse_gate_json(*line, s.host->name) : Result<std::vector<GateDevice>>(runtime_error(s.host->name, "no answer"));
+    if (!devs) {
+      const std::string err = last_line(read_file(fmt::format("{}/{}.ssh-gate.err", work_, s.host->name)));
+      lose(s, "unreachable", fmt::format("diskvet gate did not answer{}", err.empty() ? "" : ": " + err));
+      all = false;
+      continue;
+    }
+    s.devices = *devs;
+    // The gate's answer goes into job files: it must be about the devices asked, each a plain /dev path.
+    if (s.devices.size() != s.host->devices.size()) {
+      lose(s, "refused", fmt::format("the gate answered for {} devices, {} were asked", s.devices.size(), s.host->devices.size()));
+      all = false;
+      continue;
+    }
+    for (size_t i = 0; i < s.devices.size(); ++i) {
+      GateDevice& d = s.devices[i];
+      const bool plain = d.path.rfind("/dev/", 0) == 0 &&
+                         std::none_of(d.path.begin(), d.path.end(), [](unsigned char c) { return c <= ' ' || c == 0x7f; });
+      if (d.id != s.host->devices[i].id || (d.refusal.empty() && !plain)) d.refusal = fmt::format("the gate's answer for {} is not usable", s.host->devices[i].id);
+      if (d.held && !s.host->devices[i].destroy_data && o_.destroy.empty()) d.refusal = "held without consent";
+    }
+    for (const GateDevice& d : s.devices) {
+      if (!d.refusal.empty()) {
+        lose(s, "refused", fmt::format("{}: {}", d.id, d.refusal));
+        all = false;
+      } else {
+        say(s.host->name, fmt::format("{} is {} ({})", d.id, d.held ? "held for writing" : "read only", d.path));
+      }
+    }
+  }
+  return all;
+}
+
+json::object Controller::run_workload(const std::string& prefix, const suites::TestSpec& test, Workload w, bool& complete, double capacities) {
+  if (o_.duration_s && !w.io_limit_bytes) w.runtime_s = *o_.duration_s;
+  if (o_.engine) w.engine = *o_.engine;
+  if (o_.suite.region_bytes && !w.size_bytes) w.size_bytes = o_.suite.region_bytes;
+  json::object out{{"rw", to_string(w.rw)}, {"bs_bytes", w.bs_bytes}, {"iodepth", w.iodepth}, {"numjobs", w.numjobs},
+                   {"runtime_s", w.runtime_s}, {"ramp_s", w.ramp_s}, {"engine", fio_engine(w.engine)}};
+  // Interval logs: 1 s, or a quarter of a short window (fio logs nothing for a run shorter than one period).
+  const double log_interval_s = log_interval_override_s_ > 0 ? log_interval_override_s_ : std::clamp(w.runtime_s / 4, 0.1, 1.0);
+  std::vector<HostSession*> part;
+  std::vector<std::string> args{o_.local_fio, "--output-format=json+"};
+  json::array sat_out;
+  for (HostSession& s : hosts_) {
+    if (s.lost()) continue;
+    FioJobSpec spec;
+    spec.workload = w;
+    spec.startdelay_s = o_.startdelay_s;
+    spec.percentiles = o_.percentiles;
+    spec.iops_log = prefix;
+    spec.log_interval_s = log_interval_s;
+    uint64_t smallest = 0;
+    if (w.engine != BackendKind::null)
+      for (const GateDevice& d : s.devices)
+        if (!writes(w.rw) || d.held) {
+          spec.filenames.push_back(d.path);
+          if (d.size_bytes && (!smallest || d.size_bytes < smallest)) smallest = d.size_bytes;
+        }
+    // The suite's region, on devices smaller than it: the whole device (in whole blocks).
+    if (smallest && spec.workload.size_bytes && spec.workload.offset_bytes + spec.workload.size_bytes > smallest)
+      spec.workload.size_bytes = (smallest - std::min(smallest, spec.workload.offset_bytes)) / w.bs_bytes * w.bs_bytes;
+    if (capacities > 0) {
+      uint64_t region = spec.workload.size_bytes ? spec.workload.size_bytes : smallest;
+      if (!region) region = uint64_t{1} << 30;  // the null engine's region (fio_job's size=1g)
+      spec.workload.io_limit_bytes = static_cast<uint64_t>(capacities * static_cast<double>(region)) * w.numjobs;
+      spec.time_cap_s = o_.suite.precondition.limit_s;
+      host_target_bytes_[s.host->name] = static_cast<uint64_t>(capacities * static_cast<double>(region)) * spec.filenames.size();
+    }
+    if (spec.filenames.empty() && w.engine != BackendKind::null) {
+      sat_out.push_back(json::object{{"host", s.host->name}, {"why", writes(w.rw) ? "no device held for writing" : "no device"}});
+      continue;
+    }
+    auto job = fio_job_file(spec);
+    if (!job) {
+      out["error"] = job.error().message();
+      complete = false;
+      return out;
+    }
+    const std::string job_name = fmt::format("{}.{}.fio", prefix, s.host->name);
+    std::ofstream(fmt::format("{}/{}", work_, job_name)) << *job;
+    args.push_back("--client=sock:" + s.local_sock);
+    args.push_back(job_name);
+    part.push_back(&s);
+  }
+  if (!sat_out.empty()) out["hosts_sat_out"] = std::move(sat_out);
+  if (part.empty()) {
+    out["error"] = "no host could run it";
+    return out;
+  }
+  say("", fmt::format("{}: {} {} QD{} x{} on {} hosts", test.id, to_string(w.rw), w.bs_bytes, w.iodepth, w.numjobs, part.size()));
+  SpawnOptions so;
+  so.working_dir = work_;
+  so.stdout_file = fmt::format("{}/{}.out", work_, prefix);
+  so.stderr_file = fmt::format("{}/{}.err", work_, prefix);
+  auto client = ChildProcess::spawn(args, so);
+  if (!client) {
+    out["error"] = client.error().message();
+    complete = false;
+    return out;
+  }
+  const double budget_s = o_.startdelay_s + w.ramp_s + (w.io_limit_bytes ? 86400.0 : w.runtime_s) + 60;
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(static_cast<int64_t>(budget_s * 1000));
+  std::optional<int> rc;
+  while (!(rc = client->poll())) {
+    for (HostSession* s : part)
+      if (!s->lost() && s->server && s->server->poll()) {
+        const std::string err = last_line(read_file(fmt::format("{}/{}.ssh-server.err", work_, s->host->name)));
+        lose(*s, "lost", fmt::format("its SSH session ended during {}{}", test.id, err.empty() ? "" : " (" + err + ")"));
+      }
+    if (interrupted_.load()) {
+      out["interrupted"] = true;
+      rc = client->stop(2000);
+      break;
+    }
+    if (std::chrono::steady_clock::now() > deadline) {
+      out["error"] = fmt::format("fio's client ran past {:.0f} s", budget_s);
+      rc = client->stop(2000);
+      break;
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  }
+  out["fio_exit_code"] = *rc;
+  auto parsed = parse_fio_client_output(read_file(so.stdout_file));
+  if (!parsed) {
+    out["error"] = parsed.error().message();
+    out["fio_messages"] = last_line(read_file(so.stderr_file));
+    for (HostSession* s : part) lose(*s, "lost", fmt::format("no result from fio for {}", test.id));
+    complete = false;
+    return out;
+  }
+  if (!parsed->messages.empty()) out["fio_messages"] = parsed->messages;
+  std::vector<const FioHostResult*> results;
+  std::vector<std::vector<FioIntervalSample>> logs;
+  std::vector<std::string> names;
+  json::object per_host;
+  for (HostSession* s : part) {
+    auto it = std::find_if(parsed->hosts.begin(), parsed->hosts.end(), [&](const FioHostResult& r) { return r.client == s->local_sock; });
+    if (it == parsed->hosts.end()) {
+      const bool said = std::find(parsed->disconnected.begin(), parsed->disconnected.end(), s->local_sock) != parsed->disconnected.end();
+      lose(*s, "lost", fmt::format("{} during {}", said ? "fio's client lost its connection" : "no result from fio", test.id));
+      continue;
+    }
+    if (it->error) {
+      lose(*s, "lost", fmt::format("fio reported error {} during {}", it->error, test.id));
+    }
+    per_host[s->host->name] = it->raw;
+    results.push_back(&*it);
+    names.push_back(s->host->name);
+    // fio's client writes each job's interval log as PREFIX_iops.N.log.<host it was reached by>.
+    std::vector<std::vector<FioIntervalSample>> jobs;
+    const std::string suffix = ".log." + s->local_sock, head = prefix + "_iops.";
+    for (const auto& e : fs::directory_iterator(work_)) {
+      const std::string f = e.path().filename().string();
+      if (f.rfind(head, 0) == 0 && f.size() > suffix.size() && f.compare(f.size() - suffix.size(), suffix.size(), suffix) == 0) {
+        auto log = parse_fio_interval_log(read_file(e.path().string()), f);
+        if (log) jobs.push_back(std::move(*log));
+      }
+    }
+    logs.push_back(sum_interval_logs(jobs));
+  }
+  if (results.size() != part.size()) complete = false;
+  out["hosts"] = per_host;
+  HostsMerge m = merge_hosts(results, logs, names, o_.percentiles, static_cast<uint64_t>(std::llround(log_interval_s * 1000)));
+  out["merged"] = merged_json(m);
+  if (o_.host_profile) {
+    // Each host's own numbers, for limits that apply per host (--host-profile).
+    json::object own;
+    for (size_t i = 0; i < results.size(); ++i)
+      own[names[i]] = merged_json(merge_hosts({results[i]}, {logs[i]}, {names[i]}, o_.percentiles, static_cast<uint64_t>(std::llround(log_interval_s * 1000))));
+    out["host_merged"] = std::move(own);
+  }
+  const double allowed_ms = std::max(o_.max_start_spread_s, 0.02 * w.runtime_s) * 1000;
+  std::string not_aligned;
+  if (!m.start_spread_ms) not_aligned = "a host's interval log is missing: its start is unknown";
+  else if (static_cast<double>(*m.start_spread_ms) > allowed_ms)
+    not_aligned = fmt::format("the hosts started {} ms apart (at most {:.0f} ms allowed)", *m.start_spread_ms, allowed_ms);
+  else if (!w.io_limit_bytes && m.overlap_ms) {
+    // Every host measured for the whole window, together: a host that stopped early shortens it.
+    const double window_ms = w.runtime_s * 1000, slack_ms = allowed_ms + log_interval_s * 1000;
+    if (static_cast<double>(*m.overlap_ms) + slack_ms < window_ms)
+      not_aligned = fmt::format("the hosts measured together for {} ms of the {:.0f} ms window", *m.overlap_ms, window_ms);
+  }
+  if (!not_aligned.empty()) out["not_judged"] = not_aligned;
+  return out;
+}
+
+// SNIA PTS 3.3 on the array: the workload repeats in rounds of round_s (each one fio run across the
+// hosts) until the merged rounds are steady (IOPS, or the merged mean latency for latency tests);
+// the last round stands for the workload. Required and not attained: the test is not judged.
+json::object Controller::run_steady_rounds(const std::string& prefix, const suites::TestSpec& test, Workload w, bool& complete) {
+  const suites::SteadyStateSpec& ss = o_.suite.steady_state;
+  w.runtime_s = o_.duration_s ? std::min(*o_.duration_s, ss.round_s) : ss.round_s;
+  std::vector<double> series;
+  json::array rounds;
+  json::object last;
+  SteadyStateResult steady;
+  for (size_t k = 0; k < ss.criteria.max_rounds && complete && !interrupted_.load(); ++k) {
+    last = run_workload(fmt::format("{}r{}", prefix, k), test, w, complete);
+    const json::value* m = last.if_contains("merged");
+    double v = 0;
+    if (m && m->is_object()) {
+      const json::object& total = m->as_object().at("total").as_object();
+      v = test.track_latency ? total.at("lat_ns").at("mean").to_number<double>() : total.at("iops").to_number<double>();
+    }
+    series.push_back(v);
+    rounds.push_back(v);
+    steady = detect_steady_state(series, ss.criteria);
+    if (steady.attained || last.contains("error")) break;
+  }
+  last["steady_state"] = json::object{{"attained", steady.attained}, {"rounds", std::move(rounds)},
+                                      {"tracks", test.track_latency ? "merged mean latency (ns)" : "merged IOPS"}};
+  if (!steady.attained && ss.required && !last.contains("not_judged"))
+    last["not_judged"] = fmt::format("steady state was not attained in {} rounds", series.size());
+  return last;
+}
+
+// Read workloads warm the array's caches first: the workload runs for the suite's warmup time across
+// the hosts, and the merged interval series says whether IOPS had stopped rising (the slope criterion
+// over the last window). One fio run, not rounds: each run costs the hosts a start delay.
+json::object Controller::warm_up(const std::string& prefix, const suites::TestSpec& test, Workload w, bool& complete) {
+  const suites::WarmupSpec& wu = o_.suite.warmup;
+  w.runtime_s = o_.duration_s ? std::min(*o_.duration_s, wu.max_s) : wu.max_s;
+  w.ramp_s = 0;
+  log_interval_override_s_ = wu.interval_s;
+  json::object out = run_workload(prefix, test, w, complete);
+  log_interval_override_s_ = 0;
+  std::vector<double> series;
+  if (const json::value* m = out.if_contains("merged"))
+    for (const auto& iv : m->at("intervals").as_array()) series.push_back(iv.at("read_iops").to_number<double>() + iv.at("write_iops").to_number<double>());
+  SteadyCriteria c;
+  c.window_rounds = std::min(wu.window, std::max<size_t>(series.size(), 2));
+  c.max_rounds = series.size();
+  c.max_slope_pct = wu.max_slope_pct;
+  c.check_excursion = false;
+  const SteadyStateResult st = detect_steady_state(std::span<const double>(series.data() + (series.size() > c.window_rounds ? series.size() - c.window_rounds : 0),
+                                                                            std::min(series.size(), c.window_rounds)), c);
+  json::array iv;
+  for (double v : series) iv.push_back(v);
+  return json::object{{"runtime_s", w.runtime_s}, {"interval_iops", std::move(iv)}, {"warm", st.attained},
+                      {"hosts", out.contains("hosts") ? out.at("hosts") : json::value(nullptr)}};
+}
+
+// The unwritten-space probe on every host with diskvet (its gate, read only, beside the hold):
+// sampled blocks that read back all zeros were never written, and reads there measure nothing.
+// `unwritten` names each device found unwritten, and each host that could not be probed.
+json::object Controller::probe_hosts(std::string& unwritten) {
+  const suites::ProbeSpec& p = o_.suite.probe;
+  std::vector<std::pair<HostSession*, ChildProcess>> asked;
+  json::object out;
+  for (HostSession& s : hosts_) {
+    if (s.lost() || s.host->devices.empty()) continue;
+    if (!s.host->has_diskvet()) {
+      out[s.host->name] = "not probed: no diskvet on the host";
+      unwritten += fmt::format("{}{}: not probed (no diskvet there)", unwritten.empty() ? "" : "; ", s.host->name);
+      continue;
+    }
+    auto argv = ssh_prefix(*s.host);
+    argv.insert(argv.end(), {s.host->ssh, s.host->diskvet, "gate", "--no-wait", "--probe", std::to_string(p.samples), "--max-zero-pct",
+                             fmt::format("{}", p.max_zero_pct)});
+    if (o_.suite.region_bytes) argv.insert(argv.end(), {"--region", std::to_string(o_.suite.region_bytes)});
+    for (const HostDevice& d : s.host->devices) argv.insert(argv.end(), {"--device", d.id});
+    SpawnOptions so;
+    so.pipe_stdout = true;
+    auto c = ChildProcess::spawn(argv, so);
+    if (c) asked.emplace_back(&s, std::move(*c));
+  }
+  for (auto& [s, c] : asked) {
+    auto line = c.read_line((o_.connect_timeout_s + 60) * 1000);
+    c.wait_for(10000);
+    auto devs = line ? parse_gate_json(*line, s->host->name) : Result<std::vector<GateDevice>>(runtime_error(s->host->name, "no answer"));
+    json::array rows;
+    if (!devs) {
+      unwritten += fmt::format("{}{}: the probe did not answer", unwritten.empty() ? "" : "; ", s->host->name);
+      out[s->host->name] = "the probe did not answer";
+      continue;
+    }
+    for (const GateDevice& d : *devs) {
+      rows.push_back(json::object{{"id", d.id}, {"samples", d.probe_samples}, {"zero_samples", d.probe_zero_samples}, {"unwritten", d.unwritten || !d.probed}});
+      if (d.unwritten || !d.probed)
+        unwritten += fmt::format("{}{}:{}: {}", unwritten.empty() ? "" : "; ", s->host->name, d.id,
+                                 d.probed ? fmt::format("{} of {} sampled blocks read zeros", d.probe_zero_samples, d.probe_samples) : "not probed (" + d.probe_error + ")");
+    }
+    out[s->host->name] = std::move(rows);
+  }
+  return out;
+}
+
+// Workload-independent preconditioning (SNIA PTS 3.2) on every host's held devices at once: one
+// sized fio run of sequential writes, each device written `capacities` times over its region. A
+// host that wrote less (a time cap) or could not take part leaves a required preconditioning missing.
+json::object Controller::precondition(bool& complete) {
+  const suites::PreconditionSpec& p = o_.suite.precondition;
+  Workload w;
+  w.rw = Pattern::write;
+  w.bs_bytes = p.bs_bytes;
+  w.iodepth = p.iodepth;
+  w.numjobs = p.numjobs;
+  w.ramp_s = 0;
+  w.io_limit_bytes = 1;  // sized per host below
+  if (!o_.suite.tests.empty() && !o_.suite.tests[0].workloads.empty()) w.engine = o_.suite.tests[0].workloads[0].engine;
+  suites::TestSpec pre;
+  pre.id = "precondition";
+  say("", fmt::format("preconditioning: sequential {} writes, {}x each region", w.bs_bytes, p.capacities));
+  json::object out = run_workload("pre", pre, w, complete, p.capacities);
+  std::string missing;
+  const json::value* hosts = out.if_contains("hosts");
+  for (const HostSession& s : hosts_) {
+    if (s.lost()) continue;
+    auto want = host_target_bytes_.find(s.host->name);
+    const json::value* raw = hosts && hosts->is_object() ? hosts->as_object().if_contains(s.host->name) : nullptr;
+    if (want == host_target_bytes_.end() || !raw) {
+      missing += fmt::format("{}{} was not preconditioned", missing.empty() ? "" : "; ", s.host->name);
+      continue;
+    }
+    const uint64_t wrote = raw->at("write").at("io_bytes").to_number<uint64_t>();
+    if (wrote < want->second)
+      missing += fmt::format("{}{} wrote {} of {} bytes", missing.empty() ? "" : "; ", s.host->name, wrote, want->second);
+  }
+  if (!missing.empty()) out["incomplete"] = missing;
+  return out;
+}
+
+json::object Controller::host_json(const HostSession& s) const {
+  json::array devs;
+  for (const GateDevice& d : s.devices) {
+    json::object o{{"id", d.id}, {"path", d.path}, {"held", d.held}, {"write_asked", d.write_asked}, {"size_bytes", d.size_bytes}};
+    if (!d.refusal.empty()) o["refusal"] = d.refusal;
+    devs.push_back(std::move(o));
+  }
+  json::object o{{"name", s.host->name}, {"ssh", s.host->ssh}, {"diskvet", s.host->has_diskvet()}, {"fio_version", s.fio_version},
+                 {"state", s.state}, {"devices", std::move(devs)}};
+  if (!s.reason.empty()) o["reason"] = s.reason;
+  if (!s.when.empty()) o["when"] = s.when;
+  return o;
+}
+
+// Closing a session's stdin ends what it started on the host; then each host is asked whether any
+// process of its fio server is still there.
+void Controller::shut_down() {
+  for (HostSession& s : hosts_) {
+    if (s.gate) s.gate->close_stdin();
+    if (s.server) s.server->close_stdin();
+  }
+  for (HostSession& s : hosts_) {
+    if (s.gate && !s.gate->wait_for(10000)) s.gate->stop(2000);
+    if (s.server && !s.server->wait_for(15000)) s.server->stop(2000);
+  }
+  // Asked of every host at once, then the answers collected.
+  std::vector<std::pair<HostSession*, ChildProcess>> checks;
+  for (HostSession& s : hosts_) {
+    if (s.server_pid.empty() || s.state == "lost") continue;
+    auto argv = ssh_prefix(*s.host);
+    argv.insert(argv.end(), {s.host->ssh, fmt::format("pgrep -f -- '[s]erver=sock:{}' || true", s.remote_sock)});
+    SpawnOptions so;
+    so.pipe_stdout = true;
+    auto c = ChildProcess::spawn(argv, so);
+    if (c) checks.emplace_back(&s, std::move(*c));
+  }
+  for (auto& [s, c] : checks) {
+    std::string left = c.read_rest(20000);
+    c.wait_for(5000);
+    while (!left.empty() && left.back() == '\n') left.pop_back();
+    for (char& ch : left)
+      if (ch == '\n') ch = ' ';
+    if (!left.empty()) {
+      leftovers_.push_back(json::object{{"host", s->host->name}, {"pids", left}});
+      say(s->host->name, "fio processes still running after the run: " + left);
+    }
+  }
+}
+
+HostsRunResult Controller::run() {
+  HostsRunResult r;
+  json::object& rep = r.report;
+  rep["schema"] = kReportSchema;
+  rep["kind"] = kHostsReportKind;
+  rep["diskvet_version"] = kVersion;
+  rep["suite"] = o_.suite.name;
+  rep["profile"] = o_.profile ? json::value(o_.profile->name) : json::value(nullptr);
+  rep["started"] = utc_now_iso8601();
+  std::random_device rd;
+  run_id_ = fmt::format("{:08x}", rd());
+  char tmpl[] = "/tmp/diskvet-hosts-XXXXXX";
+  if (!::mkdtemp(tmpl)) {
+    rep["error"] = "cannot make a work folder in /tmp";
+    return r;
+  }
+  work_ = tmpl;
+  for (const Host& h : o_.inventory.hosts) {
+    HostSession s;
+    s.host = &h;
+    hosts_.push_back(std::move(s));
+  }
+  // The controller's own fio: every host must run the same build (fio refuses other protocol versions).
+  {
+    SpawnOptions so;
+    so.pipe_stdout = true;
+    auto c = ChildProcess::spawn({o_.local_fio, "--version"}, so);
+    if (c) {
+      local_version_ = last_line(c->read_rest(10000));
+      c->wait_for(5000);
+    }
+  }
+  rep["controller_fio_version"] = local_version_;
+  std::string status = "COMPLETE";
+  int exit = 3;
+  json::array tests;
+  if (local_version_.empty()) {
+    rep["error"] = "fio is not installed on the controller (install fio)";
+    status = "REFUSED";
+    exit = 2;
+  } else if (!start_servers()) {
+    status = "INCOMPLETE";
+  } else {
+    std::vector<std::string> differ;
+    for (const HostSession& s : hosts_)
+      if (s.fio_version != local_version_) differ.push_back(fmt::format("{} runs {}", s.host->name, s.fio_version));
+    if (!differ.empty()) {
+      for (HostSession& s : hosts_)
+        if (s.fio_version != local_version_) lose(s, "version-mismatch", fmt::format("runs {}, the controller {}", s.fio_version, local_version_));
+      std::string list;
+      for (const auto& d : differ) list += (list.empty() ? "" : "; ") + d;
+      rep["error"] = fmt::format("every host must run the controller's fio ({}): {}", local_version_, list);
+      status = "REFUSED";
+      exit = 2;
+    } else if (!start_gates()) {
+      const bool refused = std::any_of(hosts_.begin(), hosts_.end(), [](const HostSession& s) { return s.state == "refused"; });
+      status = refused ? "REFUSED" : "INCOMPLETE";
+      exit = refused ? 2 : 3;
+      if (refused) rep["error"] = "a host's gate refused a device: nothing was written";
+    } else {
+      bool complete = true;
+      std::vector<VerdictStatus> statuses;
+      // Verdicts fail closed: a required preconditioning that did not cover every host's devices.
+      std::string required_missing;
+      if (o_.suite.precondition.enabled) {
+        json::object pre = precondition(complete);
+        if (const json::value* inc = pre.if_contains("incomplete"); inc && o_.suite.precondition.required)
+          required_missing = "preconditioning required and incomplete: " + std::string(inc->as_string());
+        rep["precondition"] = std::move(pre);
+      }
+      // Before read tests: never-written space would make every read number fiction (probe, then
+      // precondition when the suite says so and nothing has written the devices yet).
+      const bool suite_reads = std::any_of(o_.suite.tests.begin(), o_.suite.tests.end(), [](const suites::TestSpec& t) {
+        return std::any_of(t.workloads.begin(), t.workloads.end(), [](const Workload& w) { return reads(w.rw); });
+      });
+      if (o_.suite.probe.enabled && suite_reads && !o_.engine) {
+        std::string unwritten;
+        json::object probe = probe_hosts(unwritten);
+        if (!unwritten.empty() && o_.suite.probe.on_unwritten == suites::OnUnwritten::precondition && !o_.suite.precondition.enabled) {
+          say("", "probe: " + unwritten + "; preconditioning");
+          rep["precondition"] = precondition(complete);
+          unwritten.clear();
+          probe = probe_hosts(unwritten);
+        }
+        rep["probe"] = std::move(probe);
+        if (!unwritten.empty() && required_missing.empty()) required_missing = "unwritten space would be read: " + unwritten;
+      }
+      if (!required_missing.empty()) {
+        rep["not_judged"] = required_missing;
+        say("", "not judged: " + required_missing);
+      }
+      for (size_t t = 0; t < o_.suite.tests.size() && complete && !interrupted_.load(); ++t) {
+        const suites::TestSpec& test = o_.suite.tests[t];
+        json::array workloads;
+        std::vector<json::object> done;
+        for (size_t wi = 0; wi < test.workloads.size() && complete && !interrupted_.load(); ++wi) {
+          Workload w = test.workloads[wi];
+          if (test.sweep) {
+            // Queue-depth sweep: each step one fio run across the hosts, until the merged IOPS gain
+            // less than min_gain_pct; the best step stands for the workload.
+            json::array steps;
+            double best = -1;
+            json::object best_step;
+            for (size_t k = 0; k < test.sweep->steps.size() && complete && !interrupted_.load(); ++k) {
+              w.iodepth = test.sweep->steps[k].iodepth;
+              w.numjobs = test.sweep->steps[k].numjobs;
+              json::object step = run_workload(fmt::format("t{}w{}s{}", t, wi, k), test, w, complete);
+              const double iops = merged_total_iops(step);
+              steps.push_back(step);
+              const bool gained = best <= 0 || iops >= best * (1 + test.sweep->min_gain_pct / 100);
+              if (iops > best) {
+                best = iops;
+                best_step = step;
+              }
+              if (!gained) break;
+            }
+            best_step["sweep"] = std::move(steps);
+            done.push_back(best_step);
+          } else if (o_.suite.steady_state.enabled) {
+            json::object warm;
+            if (o_.suite.warmup.enabled && !writes(w.rw)) warm = warm_up(fmt::format("t{}w{}warm", t, wi), test, w, complete);
+            done.push_back(run_steady_rounds(fmt::format("t{}w{}", t, wi), test, w, complete));
+            if (!warm.empty()) done.back()["warmup"] = std::move(warm);
+          } else {
+            json::object warm;
+            if (o_.suite.warmup.enabled && !writes(w.rw)) warm = warm_up(fmt::format("t{}w{}warm", t, wi), test, w, complete);
+            done.push_back(run_workload(fmt::format("t{}w{}", t, wi), test, w, complete));
+            if (!warm.empty()) done.back()["warmup"] = std::move(warm);
+          }
+        }
+        for (const auto& d : done) workloads.push_back(d);
+        json::object tj{{"id", test.id}, {"workloads", std::move(workloads)}};
+        if (o_.profile) judge_hosts_test(tj, test.id, *o_.profile, done, complete, required_missing);
+        if (o_.host_profile) {
+          // Per-host limits: every host judged on its own numbers; the worst host counts for the test.
+          json::object per_host;
+          for (const HostSession& s : hosts_) {
+            std::vector<json::object> own;
+            for (const json::object& d : done) {
+              json::object w = d;
+              w.erase("merged");
+              if (const json::value* hm = d.if_contains("host_merged"); hm && hm->as_object().contains(s.host->name))
+                w["merged"] = hm->as_object().at(s.host->name);
+              own.push_back(std::move(w));
+            }
+            json::object hj;
+            judge_hosts_test(hj, test.id, *o_.host_profile, own, complete && !s.lost(), required_missing);
+            if (auto st = parse_status(hj.at("status").as_string())) statuses.push_back(*st);
+            per_host[s.host->name] = std::move(hj);
+          }
+          tj["host_verdicts"] = std::move(per_host);
+        }
+        if (const json::value* st = tj.if_contains("status"); st && st->is_string())
+          if (auto s = parse_status(st->get_string())) statuses.push_back(*s);
+        tests.push_back(std::move(tj));
+      }
+      const bool interrupted = interrupted_.load();
+      if (!complete || interrupted) status = "INCOMPLETE";
+      if (interrupted) rep["interrupted"] = true;
+      const bool measurement_only = !o_.profile && !o_.host_profile;
+      const bool aborted = status != "COMPLETE";
+      const VerdictStatus overall = statuses.empty() ? VerdictStatus::not_judged : rollup_overall(statuses);
+      rep["verdict"] = aborted ? "ERROR" : std::string(to_string(overall));
+      exit = exit_code(overall, aborted, measurement_only);
+    }
+  }
+  shut_down();
+  if (!leftovers_.empty()) {
+    rep["left_running"] = leftovers_;
+    if (exit == 0 || exit == 1 || exit == 4) exit = 3;
+    status = "INCOMPLETE";
+    rep["verdict"] = "ERROR";
+  }
+  json::array hosts;
+  for (const HostSession& s : hosts_) hosts.push_back(host_json(s));
+  rep["hosts"] = std::move(hosts);
+  rep["tests"] = std::move(tests);
+  rep["status"] = status;
+  rep["exit_code"] = exit;
+  rep["finished"] = utc_now_iso8601();
+  std::error_code ec;
+  fs::remove_all(work_, ec);
+  r.exit_code = exit;
+  return r;
+}
+
+}  // namespace
+
+HostsRunResult run_hosts(const HostsOptions& options, const HostsEvents& events, const std::atomic<bool>& interrupted) {
+  Controller c(options, events, interrupted);
+  return c.run();
+}
+
+}  // namespace diskvet::runner
