@@ -64,6 +64,7 @@ Result<ChildProcess> ChildProcess::spawn(const std::vector<std::string>& argv, c
   posix_spawnattr_setpgroup(&attr, 0);
   posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF);
   std::vector<char*> args;
+  args.reserve(argv.size() + 1);
   for (const auto& a : argv) args.push_back(const_cast<char*>(a.c_str()));
   args.push_back(nullptr);
   const int rc = posix_spawnp(&c.pid_, argv[0].c_str(), &fa, &attr, args.data(), environ);

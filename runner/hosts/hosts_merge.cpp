@@ -57,6 +57,7 @@ HostsMerge merge_hosts(const std::vector<const FioHostResult*>& hosts, const std
   HostsMerge f;
   for (int d = 0; d < 2; ++d) {
     std::vector<const FioDirectionResult*> parts;
+    parts.reserve(hosts.size());
     for (const FioHostResult* h : hosts) parts.push_back(&h->dir[d]);
     f.dir[d] = merge_direction(parts, percentiles);
   }

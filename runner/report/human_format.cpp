@@ -77,7 +77,7 @@ std::string duration_s(double s) {
   if (!std::isfinite(s) || s < 0) return "-";
   if (s < 60) return significant(s, s < 10 ? 2 : 3) + " s";
   if (s >= 3.6e9) return fmt::format("{:.0f} h", s / 3600);
-  const auto total = static_cast<uint64_t>(s + 0.5);
+  const auto total = static_cast<uint64_t>(std::llround(s));
   if (total < 3600) return total % 60 ? fmt::format("{} min {} s", total / 60, total % 60) : fmt::format("{} min", total / 60);
   return (total % 3600) / 60 ? fmt::format("{} h {} min", total / 3600, (total % 3600) / 60) : fmt::format("{} h", total / 3600);
 }
