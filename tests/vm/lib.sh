@@ -119,10 +119,16 @@ vm_boot_until() {
   echo "serial console showed /$pattern/ after ${waited}s"
 }
 
+# Stops the guest: SIGTERM, then SIGKILL after 10 s, so a QEMU stuck with its big lock held (a drain
+# that never ends) cannot hold a failing test until ctest's timeout.
 vm_stop() {
   if [ -n "${vm_pid:-}" ]; then
     kill "$vm_pid" 2>/dev/null || true
+    local pid=$vm_pid killer
+    (sleep 10; kill -9 "$pid" 2>/dev/null) >/dev/null 2>&1 &
+    killer=$!
     wait "$vm_pid" 2>/dev/null || true
+    kill "$killer" 2>/dev/null || true
     vm_pid=""
   fi
 }
