@@ -7,11 +7,13 @@
 # stall it is.)
 #
 # The hold is QEMU's own read throttle, set over QMP mid-run (block_set_io_throttle, 3000 B/s: after
-# the first 128K read every read waits about 44 s), not a blkdebug breakpoint: a throttled request is
-# let go by QEMU itself when its budget comes, and at once when anything drains the drive. A blkdebug
-# breakpoint waits for a QMP "resume", and when the guest resets the controller while a read is held
-# (after a completion the emulation lost, or after the held read's second timeout) QEMU drains with
-# its big lock held, QMP included, and never returns: CI saw that hang until ctest killed the test.
+# the first 128K read the next waits about 44 s), not a blkdebug breakpoint. A breakpoint waits for a
+# QMP "resume", and when the guest resets the controller while a read is held (after a completion the
+# emulation lost) QEMU's reset waits for that read with its big lock held, QMP included, and never
+# returns: CI saw that hang until ctest killed the test. A throttled read is let go by QEMU's own
+# timer. The suite reads at QD1 so only one read is held at a time: held reads queue behind each other
+# in the throttle, and at QD4 the third would still be out at the guest's second timeout (60 s),
+# whose controller reset would then block QEMU until the throttle let the whole queue go.
 set -euo pipefail
 source "$(dirname "$0")/lib.sh"
 vm_require
