@@ -42,30 +42,9 @@ class WriteData {
     random_words_ = p.compress_pct ? (chunk_words * (100 - p.compress_pct) + 50) / 100 : chunk_words;
   }
 
-  // Fills one write's buffer (bs_bytes, 8-byte aligned).
-  void fill(std::byte* buf) {
-    uint64_t key;
-    if (dedupe_pct_ && unique_ && rng_.below(100) < dedupe_pct_) [[unlikely]]
-      key = rng_.below(unique_);  // a repeat of an earlier write, byte for byte
-    else
-      key = unique_++;
-    const uint64_t s = mix(key_base_ + key);
-    auto* out = reinterpret_cast<uint64_t*>(buf);
-    const uint64_t* pool = pool_.data();
-    constexpr uint32_t chunk_words = kCompressChunkBytes / 8;
-    // The stream as an induction (x += kStep), not s + i * kStep: SSE2 has no 64-bit multiply, and
-    // with one the loop stays scalar (5 GB/s here against 20+ vectorised).
-    if (random_words_ == chunk_words) {
-      uint64_t x = s;
-      for (size_t i = 0; i < words_; ++i, x += kStep) out[i] = pool[i] ^ x;
-      return;
-    }
-    for (size_t c = 0; c < words_; c += chunk_words) {
-      uint64_t x = s + c * kStep;
-      for (size_t i = c; i < c + random_words_; ++i, x += kStep) out[i] = pool[i] ^ x;
-      for (size_t i = c + random_words_; i < c + chunk_words; ++i) out[i] = 0;
-    }
-  }
+  // Fills one write's buffer (bs_bytes, 8-byte aligned). Out of line, so that its loop is aligned
+  // the same way in every build (write_data.cpp), not wherever the code around an inlined copy put it.
+  void fill(std::byte* buf);
 
   uint64_t unique_writes() const { return unique_; }
 
