@@ -439,7 +439,7 @@ Result<Measurement> run_workload(const Workload& asked, const Target& target, Ru
     m.ios_issued += r.issued;
     m.io_errors += r.errors;
     for (const auto& e : r.first_errors)
-      if (m.first_errors.size() < 8) m.first_errors.push_back(e);
+      if (m.first_errors.size() < kMaxRecordedErrors) m.first_errors.push_back(e);
     m.uring_setup_flags = jobs[i]->uring_flags;
     m.job_cpus.push_back(r.cpu);
     m.verify.merge(r.verify);

@@ -115,7 +115,6 @@ void run_job(B& backend, const JobPlan& plan, const Timeline& tl, const std::ato
   uint32_t free_count = depth;
   std::vector<uint32_t> staged_slots(depth);  // staged since the last submit, stamped just before it
   uint32_t staged = 0;
-  constexpr size_t kMaxRecordedErrors = 8;
   out.first_errors.reserve(kMaxRecordedErrors);
   out.stalls.reserve(kMaxRecordedStalls);
   SlotWatch* const watch = live.watch;

@@ -97,6 +97,8 @@ struct Stall {
   bool completed = true;    // false: still out when its job was abandoned
 };
 inline constexpr size_t kMaxRecordedStalls = 8;
+// How many I/O errors a job, a merge of jobs and a merge of rounds keep, first come first kept.
+inline constexpr size_t kMaxRecordedErrors = 8;
 
 struct Measurement {
   Workload workload;

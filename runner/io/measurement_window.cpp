@@ -23,7 +23,7 @@ Measurement merge_rounds(std::span<const Measurement> rounds) {
     w.ios_issued += r.ios_issued;
     w.io_errors += r.io_errors;
     for (const auto& e : r.first_errors)
-      if (w.first_errors.size() < 8) w.first_errors.push_back(e);  // as many as the engine keeps
+      if (w.first_errors.size() < kMaxRecordedErrors) w.first_errors.push_back(e);
     w.interrupted = w.interrupted || r.interrupted;
     w.inflight_samples += r.inflight_samples;
     w.inflight_sum += r.inflight_sum;
