@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "common/units.hpp"
+#include "runner/report/svg_plot.hpp"
 
 namespace diskvet::runner {
 
@@ -84,21 +85,6 @@ std::vector<Row> workload_rows(const json::object& w) {
 std::string workload_title(const json::object& w) {
   return fmt::format("{} {} QD{} x{}", str(w, "rw"), format_bytes(static_cast<uint64_t>(num(w.if_contains("bs_bytes")))), str(w, "iodepth"),
                      str(w, "numjobs"));
-}
-
-std::string html_escape(std::string_view s) {
-  std::string out;
-  for (char c : s) {
-    switch (c) {
-      case '&': out += "&amp;"; break;
-      case '<': out += "&lt;"; break;
-      case '>': out += "&gt;"; break;
-      case '"': out += "&quot;"; break;
-      case '\'': out += "&#39;"; break;
-      default: out += c;
-    }
-  }
-  return out;
 }
 
 }  // namespace

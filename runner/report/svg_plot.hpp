@@ -67,7 +67,7 @@ struct Plot {
 size_t plotted_points(const Plot& p);
 std::string render_svg(const Plot& p, int width = 640, int height = 280);
 
-// Escapes &, <, >, " for HTML text and attributes.
+// Escapes &, <, >, " and ' for HTML text and attributes.
 std::string html_escape(std::string_view s);
 
 }  // namespace diskvet::runner

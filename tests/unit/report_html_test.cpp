@@ -10,6 +10,7 @@
 
 #include "runner/report/report_file.hpp"
 #include "runner/report/report_text.hpp"
+#include "runner/report/svg_plot.hpp"
 #include "tests/support/null_run_report.hpp"
 
 using namespace diskvet;
@@ -119,6 +120,15 @@ TEST(ReportHtml, HealthBeforeAndAfterAreOnTheCard) {
   EXPECT_NE(html.find("40 °C"), std::string::npos);
   EXPECT_NE(html.find("52 °C"), std::string::npos);
   EXPECT_NE(html.find("3 media errors"), std::string::npos);
+}
+
+TEST(ReportHtml, WhatADriveReportsAboutItselfIsTextNeverMarkup) {
+  EXPECT_EQ(html_escape(R"(a'b<c>&"d)"), "a&#39;b&lt;c&gt;&amp;&quot;d");
+  // A serial is whatever the drive's firmware (or a USB bridge) answers; the page must show it, not run it.
+  dvt::NullDrive d{.serial = "SN'<img src=x onerror=alert(1)>"};
+  const std::string html = render_report_html(dvt::null_run_report({d}), true);
+  EXPECT_EQ(html.find("<img src=x"), std::string::npos);
+  EXPECT_NE(html.find("SN&#39;&lt;img src=x onerror=alert(1)&gt;"), std::string::npos);
 }
 
 TEST(ReportHtml, AReportOfTheFirstReleaseStillRendersAndSaysWhatItLacks) {
