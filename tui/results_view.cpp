@@ -4,6 +4,7 @@
 
 #include <algorithm>
 
+#include "runner/report/human_format.hpp"
 #include "tui/format.hpp"
 #include "tui/view.hpp"
 
@@ -11,9 +12,17 @@ namespace diskvet::tui {
 
 namespace {
 
+std::string_view bound_name(const runner::Limit& l) { return l.bound == runner::Limit::Bound::min ? "min" : "max"; }
+
+// Numbers as the report prints them (runner/report/human_format): units, no exponents, margins in words.
 std::string limit_text(const runner::MetricVerdict& v) {
   if (!v.limit) return "no limit";
-  return fmt::format("{} {:g}", v.limit->bound == runner::Limit::Bound::min ? ">=" : "<=", v.limit->value);
+  return fmt::format("{} {}", v.limit->bound == runner::Limit::Bound::min ? ">=" : "<=", runner::human::metric_value(v.metric, v.limit->value));
+}
+
+std::string margin_text(const runner::MetricVerdict& v) {
+  if (!v.limit || !v.measured) return "";
+  return runner::human::margin(bound_name(*v.limit), v.limit->value, *v.measured);
 }
 
 }  // namespace
@@ -49,13 +58,13 @@ void render_results(const Model& m, Canvas& c, Area a) {
       if (!at) continue;
       for (const auto& v : t.verdicts) {
         if (y >= a.bottom) break;
-        std::string measured = v.measured ? fmt::format("{:.4g}", *v.measured) : "-";
-        std::string margin = v.margin_pct ? fmt::format("{:+.1f}%", *v.margin_pct) : "";
-        // "read.iops            5.2e+04 vs >= 1e+12     -100.0%  FAIL": measured against the limit.
-        x = c.text(7, y, fit(fmt::format("{:<20} {:>9} vs {:<12} {:>9}", fit(v.metric, 20), measured, limit_text(v), margin),
-                             static_cast<size_t>(std::max(a.width - 7 - 15, 1))),
+        const std::string measured = v.measured ? runner::human::metric_value(v.metric, *v.measured) : "-";
+        // "read.iops           52.0k IOPS vs >= 1.00M IOPS  FAIL 95% short": measured against the
+        // limit, the verdict, then the margin in words where the screen has room.
+        x = c.text(7, y, fit(fmt::format("{:<18} {:>11} vs {:<14}", fit(v.metric, 18), measured, limit_text(v)), static_cast<size_t>(std::max(a.width - 7 - 15, 1))),
                    Style::dim);
-        c.text(x + 1, y, std::string(runner::to_string(v.status)), verdict_style(v.status));
+        x = c.text(x + 1, y, fit(std::string(runner::to_string(v.status)), 13, false), verdict_style(v.status));
+        if (x + 2 < a.width - 1) c.text(x + 1, y, fit(margin_text(v), static_cast<size_t>(a.width - 2 - x)), Style::dim);
         ++y;
       }
     }

@@ -112,9 +112,9 @@ TEST(TuiResultsView, ShowsTheRunVerdictWhereTheReportIsAndEachMetricAgainstItsLi
   runner::MetricVerdict v;
   v.test_id = "max-iops";
   v.metric = "read.iops";
-  v.limit = runner::Limit{runner::Limit::Bound::min, 1e12, 0};
+  v.limit = runner::Limit{runner::Limit::Bound::min, 1e6, 0};
   v.measured = 52000;
-  v.margin_pct = -100;
+  v.margin_pct = -94.8;
   v.status = runner::VerdictStatus::fail;
   t.verdicts.push_back(v);
   d.tests.push_back(t);
@@ -127,7 +127,8 @@ TEST(TuiResultsView, ShowsTheRunVerdictWhereTheReportIsAndEachMetricAgainstItsLi
   std::string out = render_text(m);
   EXPECT_NE(out.find("VERDICT: FAIL  exit code 1"), std::string::npos) << out;
   EXPECT_NE(out.find("Report saved: /tmp/report.json"), std::string::npos) << out;
-  EXPECT_NE(line_with(out, " vs ").find("read.iops              5.2e+04 vs >= 1e+12       -100.0% FAIL"), std::string::npos) << out;
+  // Numbers as the report prints them: units, no exponent, the margin in words.
+  EXPECT_NE(line_with(out, " vs ").find("read.iops           52.0k IOPS vs >= 1.00M IOPS  FAIL 95% short"), std::string::npos) << out;
 }
 
 TEST(TuiResultsView, AReportThatCouldNotBeSavedSaysSoAndExitsThree) {
