@@ -1,5 +1,6 @@
 // `diskvet compare A.json B.json [...] [--html OUT] [--max-regression-pct P] [--metric NAME...]`:
-// each later report against the first, per device and workload; exit 1 on a regression.
+// each later report against the first, per device and workload; exit 1 on a regression, 4 when
+// nothing could be compared (no drive matched, or no gated metric in common).
 #include <fmt/format.h>
 
 #include <cstdio>
@@ -7,6 +8,7 @@
 
 #include "cli/commands.hpp"
 #include "runner/compare/compare.hpp"
+#include "runner/hosts/hosts_report_render.hpp"
 #include "runner/report/report_file.hpp"
 
 namespace diskvet::cli {
@@ -29,6 +31,9 @@ int run_compare(const CompareCommandOptions& o) {
     auto r = runner::load_report(f);
     if (!r) return fail(r.error());
     if (!r->seal_ok) std::fprintf(stderr, "diskvet: %s: WARNING: the sha256 seal does not match its content: the report was altered after it was written\n", f.c_str());
+    if (runner::is_hosts_report(r->doc))
+      return fail(input_error(f, "is a multi-host report ('diskvet run --hosts'): its results are per host and merged, not per drive, and compare matches drives",
+                              "read it with 'diskvet report " + f + "'"));
     reports.push_back(runner::index_report(r->doc, f));
   }
   std::vector<runner::Comparison> cs;
@@ -41,6 +46,8 @@ int run_compare(const CompareCommandOptions& o) {
   }
   for (const auto& c : cs)
     if (!c.regressions.empty()) return 1;
+  for (const auto& c : cs)
+    if (!c.not_compared.empty()) return 4;
   return 0;
 }
 

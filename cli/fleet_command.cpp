@@ -9,6 +9,7 @@
 
 #include "cli/commands.hpp"
 #include "runner/compare/fleet.hpp"
+#include "runner/hosts/hosts_report_render.hpp"
 #include "runner/report/report_file.hpp"
 
 namespace diskvet::cli {
@@ -40,12 +41,19 @@ int run_fleet(const FleetCommandOptions& o) {
           std::fprintf(stderr, "diskvet: skipped %s: %s\n", f.c_str(), r.error().message().c_str());
           continue;
         }
+        if (runner::is_hosts_report(r->doc)) {
+          std::fprintf(stderr, "diskvet: skipped %s: a multi-host report (per host and merged, not per drive)\n", f.c_str());
+          continue;
+        }
         reports.push_back(runner::index_report(r->doc, f));
       }
       continue;
     }
     auto r = runner::load_report(in);
     if (!r) return fail(r.error());
+    if (runner::is_hosts_report(r->doc))
+      return fail(input_error(in, "is a multi-host report ('diskvet run --hosts'): its results are per host and merged, not per drive, and fleet lists drives",
+                              "read it with 'diskvet report " + in + "'"));
     reports.push_back(runner::index_report(r->doc, in));
   }
   if (reports.empty()) {

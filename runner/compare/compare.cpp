@@ -70,7 +70,7 @@ void compare_health(DevicePair& p) {
 }  // namespace
 
 Comparison compare_reports(const ReportIndex& a, const ReportIndex& b, const CompareOptions& o) {
-  Comparison c{a.name, b.name, {}, {}, {}};
+  Comparison c{a.name, b.name, {}, {}, {}, {}};
   for (auto [da, db, how] : match_devices(a, b)) {
     DevicePair p{da, db, how, {}, {}, {}, {}, {}};
     if (da->verdict != db->verdict) {
@@ -128,6 +128,18 @@ Comparison compare_reports(const ReportIndex& a, const ReportIndex& b, const Com
     if (!paired.contains(&d)) c.unmatched.push_back(fmt::format("{} only in {}", device_name(d), a.name));
   for (const auto& d : b.devices)
     if (!paired.contains(&d)) c.unmatched.push_back(fmt::format("{} only in {}", device_name(d), b.name));
+  if (c.pairs.empty()) {
+    c.not_compared = fmt::format("no drive of {} matches a drive of {} ({} and {} drive(s))", b.name, a.name, b.devices.size(), a.devices.size());
+  } else if (o.max_regression_pct) {
+    const bool gated = std::any_of(c.pairs.begin(), c.pairs.end(), [&](const DevicePair& p) {
+      return std::any_of(p.metrics.begin(), p.metrics.end(), [&](const MetricComparison& m) {
+        return m.a > 0 && std::find(o.metrics.begin(), o.metrics.end(), m.kind->name) != o.metrics.end();
+      });
+    });
+    if (!gated)
+      c.not_compared = fmt::format("the matched drives have no workload in common that measured {}, so --max-regression-pct judged nothing",
+                                   fmt::join(o.metrics, ", "));
+  }
   return c;
 }
 
@@ -168,7 +180,9 @@ std::string compare_text(const std::vector<Comparison>& cs, const CompareOptions
         out += fmt::format("  health {}: {} -> {}{}\n", h.counter, h.a ? human::plain(*h.a) : "-", h.b ? human::plain(*h.b) : "-", h.worse ? "  WORSE" : "");
     }
     for (const auto& u : c.unmatched) out += "  unmatched: " + u + "\n";
-    if (c.regressions.empty())
+    if (!c.not_compared.empty())
+      out += "\nNOTHING COMPARED: " + c.not_compared + "\n";
+    else if (c.regressions.empty())
       out += fmt::format("\nno regression{}\n", o.max_regression_pct ? " beyond " + (human::plain(*o.max_regression_pct) + "%") : "");
     for (const auto& r : c.regressions) out += "REGRESSION: " + r + "\n";
     out += "\n";

@@ -3,7 +3,8 @@
 // direction IOPS, bandwidth and latency with their ratio and whether the change is beyond the
 // run-to-run noise of the reports' own interval series; PASS/FAIL changes; health changes. A
 // regression (a chosen metric worse by more than the allowed percentage, or a device's or test's verdict
-// that was PASS and is no longer) is what `diskvet compare` exits 1 on.
+// that was PASS and is no longer) is what `diskvet compare` exits 1 on; a comparison that judged
+// nothing (no drive matched, or no gated metric in common) exits 4.
 #pragma once
 
 #include <optional>
@@ -51,6 +52,10 @@ struct Comparison {
   std::vector<DevicePair> pairs;
   std::vector<std::string> unmatched;     // devices of either report without a partner
   std::vector<std::string> regressions;   // in words; empty: nothing regressed
+  // Why nothing could be judged, in words; empty when something was. No drive of one report matched a
+  // drive of the other, or (with a --max-regression-pct gate) no metric the gate chose was measured
+  // in both: a gate must not pass on what it never compared (`diskvet compare` exits 4).
+  std::string not_compared;
 };
 
 Comparison compare_reports(const ReportIndex& a, const ReportIndex& b, const CompareOptions& options);

@@ -55,11 +55,12 @@ std::string pair_html(const DevicePair& p) {
 
 std::string compare_html(const std::vector<Comparison>& cs, const CompareOptions& o) {
   std::string h = "<header><h1>diskvet compare</h1>";
-  bool regressed = false;
-  for (const auto& c : cs) regressed = regressed || !c.regressions.empty();
-  h += fmt::format("<p>{}</p>", regressed ? verdict_badge("FAIL") + " regressions found"
-                                          : verdict_badge("PASS") + (o.max_regression_pct ? " no regression beyond " + esc((human::plain(*o.max_regression_pct) + "%"))
-                                                                                          : std::string(" no verdict got worse")));
+  bool regressed = false, not_compared = false;
+  for (const auto& c : cs) regressed = regressed || !c.regressions.empty(), not_compared = not_compared || !c.not_compared.empty();
+  h += fmt::format("<p>{}</p>", regressed      ? verdict_badge("FAIL") + " regressions found"
+                                : not_compared ? verdict_badge("NOT-JUDGED") + " nothing compared"
+                                               : verdict_badge("PASS") + (o.max_regression_pct ? " no regression beyond " + esc((human::plain(*o.max_regression_pct) + "%"))
+                                                                                               : std::string(" no verdict got worse")));
   h += "<p class=\"meta\">Ratios are new / baseline. A change is <b>beyond noise</b> when it is larger than the interval-to-interval spread "
        "(coefficient of variation) either run measured; green is better, red worse.</p></header>";
   for (const auto& c : cs) {
@@ -69,6 +70,7 @@ std::string compare_html(const std::vector<Comparison>& cs, const CompareOptions
       for (const auto& r : c.regressions) h += "<li>" + esc(r) + "</li>";
       h += "</ul>";
     }
+    if (!c.not_compared.empty()) h += "<p class=\"warn\">NOTHING COMPARED: " + esc(c.not_compared) + "</p>";
     for (const auto& u : c.unmatched) h += "<p class=\"warn\">unmatched: " + esc(u) + "</p>";
     for (const auto& p : c.pairs) h += pair_html(p);
   }

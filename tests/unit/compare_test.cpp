@@ -82,6 +82,33 @@ TEST(Compare, WithoutAThresholdOnlyAVerdictThatStoppedPassingIsARegression) {
   EXPECT_TRUE(compare_reports(slower, before, CompareOptions{.metrics = {"iops"}, .max_regression_pct = 10}).regressions.empty());
 }
 
+TEST(Compare, AGateThatComparedNothingSaysSoInsteadOfPassing) {
+  const auto before = run({{.serial = "SN-A"}}, "before.json");
+  CompareOptions gate;
+  gate.max_regression_pct = 5;
+  // A report without drives (a run that tested nothing, or not a per-drive report): nothing matches.
+  ReportIndex empty;
+  empty.name = "empty.json";
+  const Comparison none = compare_reports(before, empty, gate);
+  EXPECT_TRUE(none.pairs.empty());
+  EXPECT_TRUE(none.regressions.empty());
+  EXPECT_NE(none.not_compared.find("no drive of empty.json matches a drive of before.json"), std::string::npos) << none.not_compared;
+  const std::string text = compare_text({none}, gate);
+  EXPECT_NE(text.find("NOTHING COMPARED"), std::string::npos) << text;
+  EXPECT_EQ(text.find("no regression"), std::string::npos) << text;
+  EXPECT_NE(compare_html({none}, gate).find("nothing compared"), std::string::npos);
+  // The drive matches, but the new run has none of the baseline's workloads: the gate judged nothing.
+  ReportIndex other = before;
+  other.name = "other.json";
+  for (auto& d : other.devices) d.workloads.clear();
+  const Comparison unmeasured = compare_reports(before, other, gate);
+  ASSERT_EQ(unmeasured.pairs.size(), 1u);
+  EXPECT_NE(unmeasured.not_compared.find("no workload in common"), std::string::npos) << unmeasured.not_compared;
+  // Without a gate the matched drive's verdicts and health were still compared.
+  EXPECT_TRUE(compare_reports(before, other, CompareOptions{}).not_compared.empty());
+  EXPECT_TRUE(compare_reports(before, before, gate).not_compared.empty());
+}
+
 TEST(Compare, TwoHostsMatchByPositionAmongDrivesOfTheSameModel) {
   const auto host_a = run({{.path = "a1", .model = "M-1", .serial = "A1"}, {.path = "a2", .model = "M-2", .serial = "A2"}}, "host-a.json");
   const auto host_b = run({{.path = "b2", .model = "M-2", .serial = "B2"}, {.path = "b1", .model = "M-1", .serial = "B1"}, {.path = "b3", .model = "M-3", .serial = "B3"}},

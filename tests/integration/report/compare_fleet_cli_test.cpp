@@ -66,6 +66,25 @@ TEST_F(CompareFleetCli, CompareRefusesWhatIsNotAReportAndNeedsTwo) {
   EXPECT_EQ(diskvet("compare " + ok + " " + ok + " --metric nonsense").exit_code, 2);
 }
 
+TEST_F(CompareFleetCli, AGateThatComparedNothingExitsFourAndAMultiHostReportIsRefused) {
+  const std::string ok = save("ok.json", dvt::null_run_report({{.serial = "SN-A"}}, dvt::kNullSuite, kPassable));
+  boost::json::object empty = dvt::null_run_report({{.serial = "SN-A"}}, dvt::kNullSuite, kPassable);
+  empty["devices"] = boost::json::array();
+  const std::string none = save("none.json", empty);
+  auto r = diskvet("compare " + ok + " " + none + " --max-regression-pct 5");
+  EXPECT_EQ(r.exit_code, 4) << r.out << r.err;
+  EXPECT_NE(r.out.find("NOTHING COMPARED"), std::string::npos) << r.out;
+  // A multi-host report has no drives to match: compare and fleet say what it is instead of judging nothing.
+  boost::json::object hosts = {{"schema", "diskvet-report/2"}, {"kind", "diskvet-hosts-report"}, {"suite", "quick"}, {"verdict", "PASS"}};
+  const std::string multi = save("hosts.json", hosts);
+  auto c = diskvet("compare " + ok + " " + multi);
+  EXPECT_EQ(c.exit_code, 2) << c.out << c.err;
+  EXPECT_NE(c.err.find("multi-host report"), std::string::npos) << c.err;
+  auto f = diskvet("fleet " + multi);
+  EXPECT_EQ(f.exit_code, 2) << f.out << f.err;
+  EXPECT_NE(f.err.find("multi-host report"), std::string::npos) << f.err;
+}
+
 TEST_F(CompareFleetCli, FleetReadsAFolderOfReportsWritesHtmlAndCsvAndExitsOneOnAnOutlier) {
   const uint64_t cap = 20000;
   save("rack/host1/r.json", dvt::null_run_report({{.path = "a", .serial = "A", .rate_cap_iops = cap}, {.path = "b", .serial = "B", .rate_cap_iops = cap}},
