@@ -63,11 +63,15 @@ resolve_device() {
     ''|-*) return 1 ;;  # no identity looks like an option
   esac
   case "$want" in
-    */*)
+    # SERIAL/NSID: both parts present, the NSID a number. Without that check "/" (or "x/") compared
+    # its empty parts with the empty reads of a disk that has no nsid or serial file, and named it.
+    ?*/[0-9]*)
+      case "${want##*/}" in *[!0-9]*) ;; *)
       for d in $(whole_disks); do
         [ "$(cat /sys/block/${d#/dev/}/nsid 2>/dev/null)" = "${want##*/}" ] || continue
         [ "$(cat /sys/block/${d#/dev/}/device/serial 2>/dev/null | sed 's/^ *//; s/ *$//')" = "${want%/*}" ] && { echo "$d"; return 0; }
       done ;;
+      esac ;;
   esac
   for d in $(whole_disks); do
     props=$(udevadm info --query=property --name="$d" 2>/dev/null)

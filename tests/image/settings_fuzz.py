@@ -247,6 +247,9 @@ FIXED = [
     ("run=quick\ndevices=SERA, SERC\ndestroy-data=SERA,SERC\nprofile=lab.json\n", "diskvet.profile=auto\n"),
     ("run=quick\n", "diskvet.devices=SERB\n"),
     ("boot=UUID=x\n", "diskvet.boot=UUID=y diskvet.run=quick\n"),
+    # SERIAL/NSID with an empty part named a disk without nsid and serial files (fuzz seed 371379314).
+    (None, "diskvet.run=quick diskvet.destroy-data=/\n"),
+    (None, "diskvet.run=quick diskvet.devices=/ diskvet.destroy-data=SERA/\n"),
 ]
 
 
