@@ -10,8 +10,9 @@
 
 #include "cli/commands.hpp"
 #include "cli/test_file.hpp"
-#include "devices/file_system.hpp"
 #include "common/units.hpp"
+#include "devices/device_json.hpp"
+#include "devices/file_system.hpp"
 #include "devices/write_gate.hpp"
 #include "runner/io/engine.hpp"
 #include "runner/report/measurement_json.hpp"
@@ -138,7 +139,8 @@ Result<Workload> to_workload(const IoOptions& o) {
   return w;
 }
 
-Result<Target> open_io_target(const Workload& w, const IoOptions& o, OwnedFile& owned) {
+// `fs` gets the file system of a --directory test file (for the JSON document).
+Result<Target> open_io_target(const Workload& w, const IoOptions& o, OwnedFile& owned, std::optional<devices::FileSystemFacts>& fs) {
   if (!o.directory.empty()) {
     if (!o.filename.empty()) return usage_error("--directory", "and --filename name the target twice", "use one of them");
     if (w.engine == BackendKind::null) return usage_error("--directory", "the null engine opens no file", "drop --directory or --engine null");
@@ -149,6 +151,7 @@ Result<Target> open_io_target(const Workload& w, const IoOptions& o, OwnedFile& 
       std::fprintf(stderr, "diskvet: test file %s (%s, %s): %s\n", owned.path().c_str(), format_bytes(want).c_str(),
                    o.keep_file ? "kept afterwards" : "removed afterwards", devices::describe(t->file_system).c_str());
     }
+    fs = t->file_system;
     return std::move(t->target);
   }
   if (w.engine == BackendKind::null) {
@@ -169,7 +172,8 @@ int run_io(const IoOptions& o) {
   auto w = to_workload(o);
   if (!w) return fail(w.error());
   OwnedFile owned;  // --directory: the test file, removed when this returns unless --keep-file
-  auto target = open_io_target(*w, o, owned);
+  std::optional<devices::FileSystemFacts> file_system;
+  auto target = open_io_target(*w, o, owned, file_system);
   if (!target) return fail(target.error());
   auto valid = validate(*w, target->info().size_bytes, target->info().logical_block_size);
   if (!valid) return fail(valid.error());
@@ -196,7 +200,9 @@ int run_io(const IoOptions& o) {
       if (j.dropped()) std::fprintf(stderr, "diskvet: note: the iolog holds each job's first %zu I/Os only\n", kMaxIoLogRecords);
   }
   if (o.json) {
-    std::string doc = boost::json::serialize(io_document(*m, name));
+    boost::json::object io = io_document(*m, name);
+    if (file_system) io["file_system"] = boost::json::value_from(*file_system);  // the volume of a --directory file, as run's report has it
+    std::string doc = boost::json::serialize(io);
     std::printf("%s\n", doc.c_str());
   } else {
     std::fputs(render_text(*m, name).c_str(), stdout);

@@ -146,16 +146,16 @@ void tag_invoke(json::value_from_tag, json::value& v, const Device& d) {
   o["protection_overridable"] = d.protection_overridable;
   o["health"] = json::value_from(d.health);
   if (d.nvme) o["nvme"] = json::value_from(*d.nvme);
-  if (d.file_system) {
-    const FileSystemFacts& f = *d.file_system;
-    json::object fs{{"mountpoint", f.mountpoint},       {"fstype", f.fstype},           {"source", f.source},
-                    {"mount_options", f.mount_options}, {"super_options", f.super_options}, {"direct_io", f.direct_io}};
-    if (!f.nfs_server.empty() || f.nfs_rsize_bytes || f.nfs_wsize_bytes)
-      fs["nfs"] = json::object{{"server", f.nfs_server}, {"version", f.nfs_version}, {"rsize_bytes", f.nfs_rsize_bytes},
-                               {"wsize_bytes", f.nfs_wsize_bytes}};
-    o["file_system"] = std::move(fs);
-  }
+  if (d.file_system) o["file_system"] = json::value_from(*d.file_system);
   v = std::move(o);
+}
+
+void tag_invoke(json::value_from_tag, json::value& v, const FileSystemFacts& f) {
+  json::object fs{{"mountpoint", f.mountpoint},       {"fstype", f.fstype},               {"source", f.source},
+                  {"mount_options", f.mount_options}, {"super_options", f.super_options}, {"direct_io", f.direct_io}};
+  if (!f.nfs_server.empty() || f.nfs_rsize_bytes || f.nfs_wsize_bytes)
+    fs["nfs"] = json::object{{"server", f.nfs_server}, {"version", f.nfs_version}, {"rsize_bytes", f.nfs_rsize_bytes}, {"wsize_bytes", f.nfs_wsize_bytes}};
+  v = std::move(fs);
 }
 
 void tag_invoke(json::value_from_tag, json::value& v, const NvmeFacts& f) {

@@ -12,6 +12,7 @@ namespace diskvet::devices {
 void tag_invoke(boost::json::value_from_tag, boost::json::value& v, const Health& h);
 void tag_invoke(boost::json::value_from_tag, boost::json::value& v, const Device& d);
 void tag_invoke(boost::json::value_from_tag, boost::json::value& v, const NvmeFacts& f);
+void tag_invoke(boost::json::value_from_tag, boost::json::value& v, const FileSystemFacts& f);
 // The before/after delta the report carries; unknown members absent.
 void tag_invoke(boost::json::value_from_tag, boost::json::value& v, const HealthDelta& d);
 // The reverse, for reading saved reports; unknown members are ignored, missing ones stay unknown.

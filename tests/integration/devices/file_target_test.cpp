@@ -109,6 +109,14 @@ TEST_F(FileTarget, IoKeepsItsFilledFileOnlyWhenAsked) {
   ASSERT_EQ(r.exit_code, 0) << r.out;
   auto names = names_in(mnt_);
   ASSERT_EQ(names.size(), 3u);
+  // --json names the volume as run's report does.
+  r = diskvet("io --directory " + mnt_.string() + " --size 8m --rw randread --runtime 0.3s --json");
+  ASSERT_EQ(r.exit_code, 0) << r.out;
+  const auto io = boost::json::parse(r.out).as_object();
+  ASSERT_TRUE(io.contains("file_system")) << r.out;
+  EXPECT_EQ(io.at("file_system").at("fstype").as_string(), "ext4");
+  EXPECT_EQ(io.at("file_system").at("mountpoint").as_string(), fs::canonical(mnt_).string());
+  EXPECT_TRUE(io.at("file_system").at("direct_io").as_bool());
   fs::path kept = mnt_ / names[1];
   EXPECT_TRUE(names[1].starts_with("diskvet-io-")) << names[1];
   EXPECT_EQ(fs::file_size(kept), 8ull << 20);
