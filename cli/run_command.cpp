@@ -93,23 +93,16 @@ Result<Target> open_target(const std::string& path, bool writable, const devices
   return Target::open(path, false);
 }
 
-// Removes a file this run created when the run ends, whichever way it ends.
-struct RemoveFile {
-  std::string path;
-  RemoveFile() = default;
-  RemoveFile(const RemoveFile&) = delete;
-  RemoveFile& operator=(const RemoveFile&) = delete;
-  ~RemoveFile() {
-    if (!path.empty()) ::unlink(path.c_str());
-  }
-};
-
 // The scratch file of a run as a user without loop devices: a new file of our own (O_EXCL, never
-// through a link), laid out with data, removed after the run.
-Result<Target> create_scratch_file(const std::string& file, uint64_t size_bytes) {
+// through a link), laid out with data, removed after the run by `owned`, and only while the name
+// still holds the inode created here (a file swapped in under that name meanwhile is left alone).
+Result<Target> create_scratch_file(const std::string& file, uint64_t size_bytes, OwnedFile& owned) {
   auto grant = devices::open_for_write(file, devices::Consent{}, size_bytes);
   if (!grant) return grant.error();
   if (!grant->created) return safety_error(file, "already exists; diskvet writes a scratch file only when it creates it", "remove it or run elsewhere");
+  struct stat st{};
+  if (::fstat(grant->fd.get(), &st) != 0) return system_error(file, "cannot fstat the scratch file just created", errno);
+  owned.own(file, st.st_dev, st.st_ino, false);
   return Target::lay_out(std::move(grant->fd), file, size_bytes, true);
 }
 
@@ -199,9 +192,9 @@ int run_suite_command(const RunCliOptions& o) {
   std::vector<std::string> paths = o.devices;
   devices::Consent consent{o.destroy};
   std::optional<devices::LoopDevice> scratch_loop;
-  std::string scratch_file;              // created by this run, removed at its end (RemoveFile below)
+  std::string scratch_file;              // created by this run, removed at its end (remove_scratch below)
   std::optional<Target> scratch_target;  // its descriptor, from creation to the run
-  RemoveFile remove_scratch;
+  OwnedFile remove_scratch;
   OwnedFile test_file;  // --directory: removed at the end unless --keep-file
   std::optional<devices::Device> test_file_device;
   std::vector<std::string> notes;
@@ -248,9 +241,8 @@ int run_suite_command(const RunCliOptions& o) {
                                   format_bytes(*size)));
     } else {
       scratch_file = fmt::format("diskvet-scratch-{}.img", getpid());
-      auto t = create_scratch_file(scratch_file, *size);
+      auto t = create_scratch_file(scratch_file, *size, remove_scratch);
       if (!t) return fail(t.error());
-      remove_scratch.path = scratch_file;
       scratch_target.emplace(std::move(*t));
       paths.push_back(scratch_file);
       notes.push_back(fmt::format("no device named and not root: ran on the O_DIRECT file {} in the current directory, removed afterwards",

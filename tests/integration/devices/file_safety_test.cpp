@@ -16,6 +16,7 @@
 #include <memory>
 #include <fstream>
 #include <sstream>
+#include <thread>
 
 #include "device_lab.hpp"
 #include "runner/report/report_file.hpp"
@@ -270,3 +271,55 @@ TEST_F(FileSafety, NeverWritesAFileThroughALinkWhateverTheConsent) {
 }
 
 }  // namespace
+
+// Without root, `run` with no device makes a scratch file in the working directory and removes it at
+// the end, but only while the name still holds the file it created: a file put under that name
+// meanwhile (a user's, or one planted to be deleted) is left alone, byte for byte.
+TEST_F(FileSafety, ANonRootRunRemovesOnlyTheScratchFileItCreated) {
+  if (::geteuid() != 0) GTEST_SKIP() << "needs root, to run diskvet as nobody (setpriv)";
+  if (::access("/usr/bin/setpriv", X_OK) != 0) GTEST_SKIP() << "setpriv not installed (util-linux)";
+  // nobody may create files in the working directory, and reach it.
+  ASSERT_EQ(::chown(dir_.c_str(), 65534, 65534), 0);
+  for (fs::path p = dir_.parent_path(); p != p.root_path(); p = p.parent_path()) {
+    struct stat st{};
+    ASSERT_EQ(::stat(p.c_str(), &st), 0);
+    if (!(st.st_mode & S_IXOTH)) GTEST_SKIP() << p << " is not searchable by other users";
+  }
+  std::ofstream(dir_ / "slow.json")
+      << R"({"name": "slow-read", "tests": [{"id": "latency-qd1", "workloads": [{"rw": "randread", "bs": "4k", "iodepth": 1, "runtime": "4s"}]}]})";
+  diskvet::test::CommandResult r;
+  std::thread run([&] {
+    r = diskvet::testing::run_command({"timeout", "120", "setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", DISKVET_BINARY, "run", "-q",
+                                       "--suite", "slow.json", "--profile", "profile.json", "--scratch-size", "64m", "--out", "r.json"},
+                                      {.merge_output = true, .working_dir = dir_.string()});
+  });
+  // Wait for the scratch file, then for the tests to start on it (the report's notes name it).
+  fs::path scratch;
+  for (int i = 0; i < 600 && scratch.empty(); ++i) {
+    for (const auto& e : fs::directory_iterator(dir_))
+      if (e.path().filename().string().starts_with("diskvet-scratch-")) scratch = e.path();
+    if (scratch.empty()) std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  }
+  bool swapped = false;
+  std::string planted;
+  if (!scratch.empty()) {
+    std::this_thread::sleep_for(std::chrono::seconds(1));  // laid out and under test by now
+    fs::rename(scratch, dir_ / "moved.img");
+    planted = make_data_file(scratch.filename().string());
+    swapped = true;
+  }
+  run.join();
+  ASSERT_TRUE(swapped) << "no scratch file appeared: " << r.out;
+  EXPECT_EQ(r.exit_code, 0) << r.out;
+  ASSERT_TRUE(fs::exists(planted)) << "the file put under the scratch file's name was removed: " << r.out;
+  std::string bytes = file_bytes(planted);
+  EXPECT_TRUE(bytes.size() == kLoopBytes && bytes.starts_with("diskvet-pattern@")) << "the planted file was changed";
+  // And without a swap the scratch file is gone after the run.
+  fs::remove(planted);
+  fs::remove(dir_ / "moved.img");
+  auto again = diskvet::testing::run_command({"timeout", "120", "setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", DISKVET_BINARY, "run", "-q",
+                                              "--suite", "read.json", "--profile", "profile.json", "--scratch-size", "64m", "--out", "r2.json"},
+                                             {.merge_output = true, .working_dir = dir_.string()});
+  EXPECT_EQ(again.exit_code, 0) << again.out;
+  for (const auto& e : fs::directory_iterator(dir_)) EXPECT_FALSE(e.path().filename().string().starts_with("diskvet-scratch-")) << e.path();
+}
