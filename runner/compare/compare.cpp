@@ -67,12 +67,52 @@ void compare_health(DevicePair& p) {
   }
 }
 
+bool chosen(const CompareOptions& o, std::string_view metric) { return std::find(o.metrics.begin(), o.metrics.end(), metric) != o.metrics.end(); }
+
+// The steps of two sweeps of one workload, matched by outstanding I/Os; regressions in words go to `out`.
+SweepComparison compare_sweeps(const WorkloadDirection& wa, const WorkloadDirection& wb, const CompareOptions& o, const DeviceIndex& db,
+                               std::vector<std::string>& out) {
+  SweepComparison sc{wa.test, wa.label, wa.direction, {}, {}, {}};
+  auto at = [](const std::vector<SweepStep>& steps, double qd) -> const SweepStep* {
+    for (const auto& s : steps)
+      if (s.outstanding == qd) return &s;
+    return nullptr;
+  };
+  for (const auto& sa : wa.sweep) {
+    const SweepStep* sb = at(wb.sweep, sa.outstanding);
+    if (!sb) {
+      sc.only_in_a.push_back(sa.outstanding);
+      continue;
+    }
+    SweepStepComparison st{sa.outstanding, sa.iops, sb->iops, sa.lat_p99_us, sb->lat_p99_us, 0, 0, false};
+    if (sa.iops > 0) st.iops_worse_pct = (sa.iops - sb->iops) / sa.iops * 100;
+    if (sa.lat_p99_us > 0) st.p99_worse_pct = (sb->lat_p99_us - sa.lat_p99_us) / sa.lat_p99_us * 100;
+    if (o.max_regression_pct) {
+      const double limit = *o.max_regression_pct;
+      std::vector<std::string> worse;
+      if (chosen(o, "iops") && sa.iops > 0 && st.iops_worse_pct > limit)
+        worse.push_back(fmt::format("IOPS {} worse ({} -> {})", human::change_pct(st.iops_worse_pct).substr(1), human::iops(sa.iops), human::iops(sb->iops)));
+      if (chosen(o, "lat_p99") && sa.lat_p99_us > 0 && st.p99_worse_pct > limit)
+        worse.push_back(fmt::format("p99 {} worse ({} -> {})", human::change_pct(st.p99_worse_pct).substr(1), human::latency_us(sa.lat_p99_us),
+                                    human::latency_us(sb->lat_p99_us)));
+      st.regression = !worse.empty();
+      for (const auto& w : worse)
+        out.push_back(fmt::format("{}: {} {} sweep at {} outstanding: {}; at most {} allowed", device_name(db), wa.test, wa.label, human::plain(sa.outstanding), w,
+                                  human::plain(limit) + "%"));
+    }
+    sc.steps.push_back(st);
+  }
+  for (const auto& sb : wb.sweep)
+    if (!at(wa.sweep, sb.outstanding)) sc.only_in_b.push_back(sb.outstanding);
+  return sc;
+}
+
 }  // namespace
 
 Comparison compare_reports(const ReportIndex& a, const ReportIndex& b, const CompareOptions& o) {
   Comparison c{a.name, b.name, {}, {}, {}, {}};
   for (auto [da, db, how] : match_devices(a, b)) {
-    DevicePair p{da, db, how, {}, {}, {}, {}, {}};
+    DevicePair p{da, db, how, {}, {}, {}, {}, {}, {}};
     if (da->verdict != db->verdict) {
       p.verdict_changes.push_back(fmt::format("device: {} -> {}", da->verdict, db->verdict));
       if (da->verdict == "PASS") c.regressions.push_back(fmt::format("{}: verdict PASS -> {}", device_name(*db), db->verdict));
@@ -108,14 +148,14 @@ Comparison compare_reports(const ReportIndex& a, const ReportIndex& b, const Com
           m.noise_pct = std::max(*ia->second.noise_pct, *ib->second.noise_pct);
           m.beyond_noise = std::fabs(change) > *m.noise_pct;
         }
-        const bool chosen = std::find(o.metrics.begin(), o.metrics.end(), kind.name) != o.metrics.end();
-        m.regression = chosen && o.max_regression_pct && m.a > 0 && m.worse_pct > *o.max_regression_pct;
+        m.regression = chosen(o, kind.name) && o.max_regression_pct && m.a > 0 && m.worse_pct > *o.max_regression_pct;
         if (m.regression)
           c.regressions.push_back(fmt::format("{}: {} {} {} {} is {} worse ({} -> {}; at most {} allowed)", device_name(*db), wa.test, wa.label, wa.direction,
                                               kind.label, human::change_pct(m.worse_pct).substr(1), format_metric(kind, m.a), format_metric(kind, m.b),
                                               (human::plain(*o.max_regression_pct) + "%")));
         p.metrics.push_back(m);
       }
+      if (!wa.sweep.empty() && !wb->sweep.empty()) p.sweeps.push_back(compare_sweeps(wa, *wb, o, *db, c.regressions));
     }
     for (const auto& wb : db->workloads)
       if (!da->find(wb.key)) p.only_in_b.push_back(wb.test + " " + wb.label + " " + wb.direction);
@@ -173,6 +213,16 @@ std::string compare_text(const std::vector<Comparison>& cs, const CompareOptions
         last = head;
         out += fmt::format("    {:<15} {:>14} {:>14}  {:<16} {:<22}{}\n", m.kind->label, format_metric(*m.kind, m.a), format_metric(*m.kind, m.b),
                            change_words(m), noise_words(m), m.regression ? "  REGRESSION" : "");
+      }
+      for (const auto& sw : p.sweeps) {
+        out += fmt::format("  {} {} {} sweep, step by step (outstanding I/Os):\n", sw.test, sw.label, sw.direction);
+        for (const auto& st : sw.steps)
+          out += fmt::format("    {:>6} {:>14} {:>14}  {:<16} p99 {:>9} {:>9}  {:<16}{}\n", human::plain(st.outstanding), human::iops(st.iops_a), human::iops(st.iops_b),
+                             st.iops_a > 0 ? fmt::format("{} ({})", human::ratio(st.iops_b / st.iops_a), human::change_pct(-st.iops_worse_pct)) : "-",
+                             human::latency_us(st.p99_us_a), human::latency_us(st.p99_us_b),
+                             st.p99_us_a > 0 ? human::change_pct(st.p99_worse_pct) : "-", st.regression ? "  REGRESSION" : "");
+        for (double q : sw.only_in_a) out += fmt::format("    {:>6} only in the baseline\n", human::plain(q));
+        for (double q : sw.only_in_b) out += fmt::format("    {:>6} only in the new run\n", human::plain(q));
       }
       for (const auto& w : p.only_in_a) out += "  only in the baseline: " + w + "\n";
       for (const auto& w : p.only_in_b) out += "  only in the new run: " + w + "\n";

@@ -31,6 +31,23 @@ struct MetricComparison {
   bool regression = false;
 };
 
+// One step of a max-IOPS sweep in both runs, matched by its outstanding I/Os (the sweep's queue
+// depth times jobs): the curve storage engineers compare, point by point, not only its knee.
+struct SweepStepComparison {
+  double outstanding = 0;
+  double iops_a = 0, iops_b = 0;
+  double p99_us_a = 0, p99_us_b = 0;
+  double iops_worse_pct = 0;  // how much fewer IOPS the new run did at this step (negative: more)
+  double p99_worse_pct = 0;   // how much higher its p99 was (negative: lower)
+  bool regression = false;    // a chosen metric (iops, lat_p99) worse than --max-regression-pct allows
+};
+
+struct SweepComparison {
+  std::string test, label, direction;
+  std::vector<SweepStepComparison> steps;        // the outstanding counts both runs stepped through
+  std::vector<double> only_in_a, only_in_b;      // outstanding counts one run has and the other not
+};
+
 struct HealthChange {
   std::string counter;
   std::optional<double> a, b;  // after each run
@@ -42,6 +59,7 @@ struct DevicePair {
   const DeviceIndex* b = nullptr;
   std::string matched_by;  // "serial", "position among <model> drives", "position"
   std::vector<MetricComparison> metrics;
+  std::vector<SweepComparison> sweeps;
   std::vector<std::string> verdict_changes;  // "device: PASS -> FAIL", "max-iops: PASS -> FAIL"
   std::vector<HealthChange> health;
   std::vector<std::string> only_in_a, only_in_b;  // workload directions one run has and the other not

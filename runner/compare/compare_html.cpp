@@ -39,6 +39,22 @@ std::string pair_html(const DevicePair& p) {
         !m.beyond_noise ? "unknown" : fmt::format("{} &plusmn;{}", *m.beyond_noise ? "<b>beyond</b>" : "within", esc(human::change_pct(*m.noise_pct).substr(1))));
   }
   h += "</table></div>";
+  for (const auto& sw : p.sweeps) {
+    h += fmt::format("<h3>{} {} {}: the sweep step by step</h3><div class=\"scroll\"><table><tr><th>outstanding</th><th>IOPS baseline</th><th>IOPS "
+                     "new</th><th>ratio</th><th>p99 baseline</th><th>p99 new</th><th>p99 change</th></tr>",
+                     esc(sw.test), esc(sw.label), esc(sw.direction));
+    for (const auto& st : sw.steps) {
+      const std::string cls = st.regression ? "FAIL" : "";
+      h += fmt::format(
+          "<tr class=\"{}\"><td class=\"num\">{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td><td "
+          "class=\"num\">{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td></tr>",
+          cls, esc(human::plain(st.outstanding)), esc(human::iops(st.iops_a)), esc(human::iops(st.iops_b)), st.iops_a > 0 ? esc(human::ratio(st.iops_b / st.iops_a)) : "-",
+          esc(human::latency_us(st.p99_us_a)), esc(human::latency_us(st.p99_us_b)), st.p99_us_a > 0 ? esc(human::change_pct(st.p99_worse_pct)) : "-");
+    }
+    h += "</table></div>";
+    for (double q : sw.only_in_a) h += "<p class=\"meta\">step at " + esc(human::plain(q)) + " outstanding only in the baseline</p>";
+    for (double q : sw.only_in_b) h += "<p class=\"meta\">step at " + esc(human::plain(q)) + " outstanding only in the new run</p>";
+  }
   if (!p.health.empty()) {
     h += "<h3>Health after each run</h3><table><tr><th>counter</th><th>baseline</th><th>new</th></tr>";
     for (const auto& c : p.health)

@@ -82,6 +82,37 @@ TEST(Compare, WithoutAThresholdOnlyAVerdictThatStoppedPassingIsARegression) {
   EXPECT_TRUE(compare_reports(slower, before, CompareOptions{.metrics = {"iops"}, .max_regression_pct = 10}).regressions.empty());
 }
 
+TEST(Compare, TheMaxIopsSweepIsComparedStepByStepAndASlowerStepRegresses) {
+  const auto before = run({{.serial = "SN-A"}}, "before.json");
+  const auto slower = run({{.serial = "SN-A", .rate_cap_iops = 2000}}, "after.json");
+  CompareOptions o;
+  o.metrics = {"iops"};
+  o.max_regression_pct = 20;
+  const Comparison c = compare_reports(before, slower, o);
+  ASSERT_EQ(c.pairs.size(), 1u);
+  ASSERT_EQ(c.pairs[0].sweeps.size(), 1u);
+  const SweepComparison& sw = c.pairs[0].sweeps[0];
+  EXPECT_EQ(sw.test, "max-iops");
+  ASSERT_FALSE(sw.steps.empty());
+  for (const auto& st : sw.steps) {
+    EXPECT_GT(st.outstanding, 0);
+    EXPECT_LT(st.iops_b, st.iops_a) << "capped at 2000 IOPS, at " << st.outstanding << " outstanding";
+    EXPECT_TRUE(st.regression) << st.outstanding;
+  }
+  // Every step both runs made is compared; a step only one made is named.
+  EXPECT_EQ(sw.steps.size() + sw.only_in_a.size(), before.devices[0].find("max-iops/randread#0/read")->sweep.size());
+  bool named = false;
+  for (const auto& r : c.regressions) named = named || r.find("sweep at 1 outstanding: IOPS") != std::string::npos;
+  EXPECT_TRUE(named) << (c.regressions.empty() ? "no regression" : c.regressions.front());
+  EXPECT_NE(compare_text({c}, o).find("sweep, step by step"), std::string::npos);
+  EXPECT_NE(compare_html({c}, o).find("the sweep step by step"), std::string::npos);
+  // The same run against itself: every step matches and nothing regresses.
+  const Comparison same = compare_reports(before, before, o);
+  ASSERT_EQ(same.pairs[0].sweeps.size(), 1u);
+  EXPECT_EQ(same.pairs[0].sweeps[0].steps.size(), before.devices[0].find("max-iops/randread#0/read")->sweep.size());
+  EXPECT_TRUE(same.regressions.empty());
+}
+
 TEST(Compare, AGateThatComparedNothingSaysSoInsteadOfPassing) {
   const auto before = run({{.serial = "SN-A"}}, "before.json");
   CompareOptions gate;
