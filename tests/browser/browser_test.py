@@ -198,7 +198,7 @@ def main():
             with open(html, encoding="utf-8") as f:
                 page = f.read()
             if name == "burnin-stall-mismatch":
-                for needle in ('data-plot="health"', "stall 5 s", "Mismatch at LBA", "Stall: read at LBA"):
+                for needle in ('data-plot="health"', "stall 5 s", "Mismatch at LBA 16384 ", "Stall: read at LBA 2048 "):
                     if needle not in page:
                         problems.append(f"{name}: '{needle}' is not on the page")
             problems += check_page(browser, html, work, artifacts, name, cards)

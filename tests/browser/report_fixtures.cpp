@@ -79,6 +79,8 @@ int main(int argc, char** argv) {
   d.verify.bad_blocks = 1;
   runner::BlockMismatch m;
   m.offset_bytes = 8u << 20;
+  m.expected.lba = m.offset_bytes / 512;  // the report names a mismatch by the LBA it expected there
+  m.expected.bs_bytes = 4096;
   m.t_s = 0.6;
   d.verify.first.push_back(m);
   d.verdict.status = runner::VerdictStatus::fail;
