@@ -154,6 +154,8 @@ TEST(SuiteLoader, RefusesImpossibleValues) {
   EXPECT_NE(suite_error(R"({"name": "t", "tests": [{"id": "a", "workloads": [{}]}, {"id": "a", "workloads": [{}]}]})").find("appears twice"), std::string::npos);
   EXPECT_NE(suite_error(R"({"name": "t", "tests": [{"id": "a", "sweep": {"steps": [{"iodepth": 8}, {"iodepth": 4}]}, "workloads": [{}]}]})").find("must grow"), std::string::npos);
   EXPECT_NE(suite_error(R"({"name": "t", "tests": []})").find("empty"), std::string::npos);
+  // A report names the suite it judged by: an empty name is no name (fuzz_suite found it).
+  EXPECT_NE(suite_error(R"({"name": "", "tests": [{"id": "a", "workloads": [{}]}]})").find("name: is empty"), std::string::npos);
 }
 
 TEST(SuiteLoader, RefusesBrokenJsonNamingTheLine) {
