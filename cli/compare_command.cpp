@@ -7,8 +7,8 @@
 #include <memory>
 
 #include "cli/commands.hpp"
+#include "cli/drive_report.hpp"
 #include "runner/compare/compare.hpp"
-#include "runner/hosts/hosts_report_render.hpp"
 #include "runner/report/report_file.hpp"
 
 namespace diskvet::cli {
@@ -28,13 +28,10 @@ int run_compare(const CompareCommandOptions& o) {
   if (!o.metrics.empty()) options.metrics = o.metrics;
   std::vector<runner::ReportIndex> reports;
   for (const auto& f : o.files) {
-    auto r = runner::load_report(f);
+    auto r = load_drive_report(f, "compare matches drives");
     if (!r) return fail(r.error());
     if (!r->seal_ok) std::fprintf(stderr, "diskvet: %s: WARNING: the sha256 seal does not match its content: the report was altered after it was written\n", f.c_str());
-    if (runner::is_hosts_report(r->doc))
-      return fail(input_error(f, "is a multi-host report ('diskvet run --hosts'): its results are per host and merged, not per drive, and compare matches drives",
-                              "read it with 'diskvet report " + f + "'"));
-    reports.push_back(runner::index_report(r->doc, f));
+    reports.push_back(std::move(r->index));
   }
   std::vector<runner::Comparison> cs;
   for (size_t i = 1; i < reports.size(); ++i) cs.push_back(runner::compare_reports(reports[0], reports[i], options));

@@ -8,8 +8,8 @@
 #include <memory>
 
 #include "cli/commands.hpp"
+#include "cli/drive_report.hpp"
 #include "runner/compare/fleet.hpp"
-#include "runner/hosts/hosts_report_render.hpp"
 #include "runner/report/report_file.hpp"
 
 namespace diskvet::cli {
@@ -36,25 +36,18 @@ int run_fleet(const FleetCommandOptions& o) {
         if (it->is_regular_file() && it->path().extension() == ".json") files.push_back(it->path().string());
       std::sort(files.begin(), files.end());
       for (const auto& f : files) {
-        auto r = runner::load_report(f);
+        auto r = load_drive_report(f, "fleet lists drives");
         if (!r) {
           std::fprintf(stderr, "diskvet: skipped %s: %s\n", f.c_str(), r.error().message().c_str());
           continue;
         }
-        if (runner::is_hosts_report(r->doc)) {
-          std::fprintf(stderr, "diskvet: skipped %s: a multi-host report (per host and merged, not per drive)\n", f.c_str());
-          continue;
-        }
-        reports.push_back(runner::index_report(r->doc, f));
+        reports.push_back(std::move(r->index));
       }
       continue;
     }
-    auto r = runner::load_report(in);
+    auto r = load_drive_report(in, "fleet lists drives");
     if (!r) return fail(r.error());
-    if (runner::is_hosts_report(r->doc))
-      return fail(input_error(in, "is a multi-host report ('diskvet run --hosts'): its results are per host and merged, not per drive, and fleet lists drives",
-                              "read it with 'diskvet report " + in + "'"));
-    reports.push_back(runner::index_report(r->doc, in));
+    reports.push_back(std::move(r->index));
   }
   if (reports.empty()) {
     std::fprintf(stderr, "diskvet: no diskvet report found in %s (see 'diskvet fleet --help')\n", o.inputs.front().c_str());
