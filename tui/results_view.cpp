@@ -12,8 +12,6 @@ namespace diskvet::tui {
 
 namespace {
 
-std::string_view bound_name(const runner::Limit& l) { return l.bound == runner::Limit::Bound::min ? "min" : "max"; }
-
 // Numbers as the report prints them (runner/report/human_format): units, no exponents, margins in words.
 std::string limit_text(const runner::MetricVerdict& v) {
   if (!v.limit) return "no limit";
@@ -22,7 +20,7 @@ std::string limit_text(const runner::MetricVerdict& v) {
 
 std::string margin_text(const runner::MetricVerdict& v) {
   if (!v.limit || !v.measured) return "";
-  return runner::human::margin(bound_name(*v.limit), v.limit->value, *v.measured);
+  return runner::human::margin(runner::to_string(v.limit->bound), v.limit->value, *v.measured);
 }
 
 }  // namespace

@@ -22,6 +22,8 @@ std::string_view to_string(VerdictStatus s) {
   return "?";
 }
 
+std::string_view to_string(Limit::Bound b) { return b == Limit::Bound::min ? "min" : "max"; }
+
 std::optional<VerdictStatus> parse_status(std::string_view s) {
   for (auto x : {VerdictStatus::pass, VerdictStatus::fail, VerdictStatus::inconclusive, VerdictStatus::not_evaluated, VerdictStatus::not_judged,
                  VerdictStatus::error})
@@ -55,7 +57,7 @@ MetricVerdict judge(std::string test_id, std::string metric, const Limit& limit,
   if (limit.value != 0) v.margin_pct = (is_min ? *measured - limit.value : limit.value - *measured) / std::fabs(limit.value) * 100;
   const bool met = is_min ? *measured >= threshold : *measured <= threshold;
   std::string comparison = fmt::format("{} {} {} {}{}", num(*measured), met ? (is_min ? ">=" : "<=") : (is_min ? "<" : ">"),
-                                       is_min ? "min" : "max", num(limit.value),
+                                       to_string(limit.bound), num(limit.value),
                                        limit.tolerance_pct > 0 ? fmt::format(" (with {}% tolerance: {})", num(limit.tolerance_pct), num(threshold)) : "");
   if (!validity.trusted) {
     v.status = VerdictStatus::inconclusive;
@@ -162,7 +164,7 @@ void tag_invoke(json::value_from_tag, json::value& v, const MetricVerdict& mv) {
   o["test"] = mv.test_id;
   o["metric"] = mv.metric;
   if (mv.limit) {
-    o["bound"] = mv.limit->bound == Limit::Bound::min ? "min" : "max";
+    o["bound"] = to_string(mv.limit->bound);
     o["expected"] = mv.limit->value;
     o["tolerance_pct"] = mv.limit->tolerance_pct;
   } else {

@@ -29,6 +29,8 @@ struct Limit {
   double value = 0;
   double tolerance_pct = 0;
 };
+// "min" or "max", as profiles and reports spell a bound.
+std::string_view to_string(Limit::Bound b);
 
 // Why a measurement cannot be trusted (steady state not attained, unwritten space read, ...).
 struct Validity {

@@ -173,7 +173,7 @@ Comparison compare_reports(const ReportIndex& a, const ReportIndex& b, const Com
   } else if (o.max_regression_pct) {
     const bool gated = std::any_of(c.pairs.begin(), c.pairs.end(), [&](const DevicePair& p) {
       return std::any_of(p.metrics.begin(), p.metrics.end(), [&](const MetricComparison& m) {
-        return m.a > 0 && std::find(o.metrics.begin(), o.metrics.end(), m.kind->name) != o.metrics.end();
+        return m.a > 0 && chosen(o, m.kind->name);
       });
     });
     if (!gated)
