@@ -62,12 +62,22 @@ std::vector<MountEntry> parse_mountinfo(std::string_view text) {
     std::string id, parent, devno, root, mountpoint, options;
     if (!(in >> id >> parent >> devno >> root >> mountpoint >> options)) continue;
     MountEntry e{devno, unescape_octal(mountpoint), {}, {}, options, {}};
-    // Optional fields end at a lone "-"; then fstype and source.
+    // Optional fields end at a lone "-"; then fstype, source and super options, each after exactly one
+    // space: the kernel writes an empty source (`mount -t tmpfs "" /x`) as nothing between two spaces,
+    // which reading words would skip, taking the options for the source.
     for (std::string field; in >> field;)
       if (field == "-") {
-        std::string source;
-        in >> e.fstype >> source >> e.super_options;
-        e.source = unescape_octal(source);
+        std::string tail;
+        std::getline(in, tail);
+        std::vector<std::string> parts;
+        for (size_t at = tail.empty() || tail[0] != ' ' ? 0 : 1, end = 0; at <= tail.size(); at = end + 1) {
+          end = std::min(tail.find(' ', at), tail.size());
+          parts.push_back(tail.substr(at, end - at));
+        }
+        parts.resize(3);
+        e.fstype = parts[0];
+        e.source = unescape_octal(parts[1]);
+        e.super_options = parts[2];
         break;
       }
     out.push_back(std::move(e));

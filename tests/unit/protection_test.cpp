@@ -232,6 +232,17 @@ TEST(HostState, ParsesMountinfoWithOptionalFieldsAndEscapes) {
   EXPECT_EQ(m[0].source, "/dev/root");
 }
 
+TEST(HostState, AnEmptyMountSourceStaysEmptyAndTheOptionsStayOptions) {
+  auto m = parse_mountinfo("40 35 0:45 / /x rw,relatime - tmpfs  rw,size=1024k\n"
+                           "41 35 8:1 / /y rw - ext4 /dev/sda1 rw,errors=remount-ro\n");
+  ASSERT_EQ(m.size(), 2u);
+  EXPECT_EQ(m[0].fstype, "tmpfs");
+  EXPECT_EQ(m[0].source, "");
+  EXPECT_EQ(m[0].super_options, "rw,size=1024k");
+  EXPECT_EQ(m[1].source, "/dev/sda1");
+  EXPECT_EQ(m[1].super_options, "rw,errors=remount-ro");
+}
+
 TEST(HostState, ParsesSwapsAndSkipsTheHeader) {
   auto s = parse_swaps("Filename\t\t\t\tType\t\tSize\t\tUsed\t\tPriority\n/dev/sda3   partition\t1\t0\t-2\n/swapfile  file  1 0 -3\n");
   EXPECT_EQ(s, (std::vector<std::string>{"/dev/sda3", "/swapfile"}));
