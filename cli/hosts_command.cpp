@@ -5,6 +5,10 @@
 
 #include <fmt/format.h>
 
+#include <sys/ioctl.h>
+#include <unistd.h>
+
+#include <chrono>
 #include <cstdio>
 #include <filesystem>
 
@@ -14,6 +18,63 @@
 #include "runner/run/suite_run.hpp"
 
 namespace diskvet::cli {
+
+namespace {
+
+// Host events as lines, and the live progress: on a terminal a block redrawn in place (a line per
+// host), else (logs, pipes) a plain line every 10 s and one when each fio run ends.
+class HostsProgressPrinter {
+ public:
+  explicit HostsProgressPrinter(bool live) : live_(live), pacer_(10) {}
+  ~HostsProgressPrinter() { clear(); }
+  HostsProgressPrinter(const HostsProgressPrinter&) = delete;
+  HostsProgressPrinter& operator=(const HostsProgressPrinter&) = delete;
+
+  void on_host(const std::string& host, const std::string& what) {
+    clear();
+    std::fprintf(stderr, "%s%s\n", host.empty() ? "" : ("[" + host + "] ").c_str(), what.c_str());
+  }
+
+  void on_progress(const runner::HostsProgress& p) {
+    const double now = std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
+    if (!live_) {
+      if (pacer_.due(now, p.finished)) std::fprintf(stderr, "progress: %s\n", runner::render_progress_line(p).c_str());
+      return;
+    }
+    if (p.finished) {
+      // The finished run stays on the screen as one line.
+      clear();
+      std::fprintf(stderr, "progress: %s\n", runner::render_progress_line(p, width()).c_str());
+      return;
+    }
+    if (shown_ && now - drawn_at_ < 0.5) return;
+    clear();
+    auto lines = runner::render_progress_block(p, 12, width());
+    for (const auto& l : lines) std::fprintf(stderr, "%s\n", l.c_str());
+    std::fflush(stderr);
+    shown_ = lines.size();
+    drawn_at_ = now;
+  }
+
+ private:
+  // Lines longer than the terminal would wrap, and the redraw would miss them.
+  static size_t width() {
+    winsize ws{};
+    return ::ioctl(STDERR_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_col > 1 ? ws.ws_col - 1 : 0;
+  }
+  void clear() {
+    if (!shown_) return;
+    std::fprintf(stderr, "\033[%zuA\r\033[J", shown_);
+    shown_ = 0;
+  }
+  bool live_;
+  runner::ProgressPacer pacer_;
+  size_t shown_ = 0;
+  double drawn_at_ = 0;
+  std::chrono::steady_clock::time_point start_ = std::chrono::steady_clock::now();
+};
+
+}  // namespace
 
 int run_hosts_command(const HostsCliOptions& o) {
   auto inv = runner::load_inventory(o.hosts_file);
@@ -54,11 +115,14 @@ int run_hosts_command(const HostsCliOptions& o) {
   if (auto ok = runner::check_report_path(out); !ok) return fail(ok.error());
   install_signal_handlers();
   runner::HostsEvents events;
-  if (!o.quiet)
-    events.on_host = [](const std::string& host, const std::string& what) {
-      std::fprintf(stderr, "%s%s\n", host.empty() ? "" : ("[" + host + "] ").c_str(), what.c_str());
-    };
+  std::optional<HostsProgressPrinter> printer;
+  if (!o.quiet) {
+    printer.emplace(isatty(STDERR_FILENO) != 0);
+    events.on_host = [&](const std::string& host, const std::string& what) { printer->on_host(host, what); };
+    events.on_progress = [&](const runner::HostsProgress& p) { printer->on_progress(p); };
+  }
   runner::HostsRunResult r = runner::run_hosts(fo, events, interrupt_flag());
+  printer.reset();
   if (const auto* e = r.report.if_contains("error"); e && e->is_string()) std::fprintf(stderr, "diskvet: %s\n", e->get_string().c_str());
   auto written = runner::write_file_atomic(out, runner::seal_report(r.report));
   if (!written) {

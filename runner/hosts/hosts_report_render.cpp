@@ -87,6 +87,55 @@ std::string workload_title(const json::object& w) {
                      str(w, "numjobs"));
 }
 
+// A workload's steady-state rounds in words: "steady state attained in 3 rounds (merged IOPS)",
+// "NOT steady after 25 of at most 25 rounds (merged IOPS): not judged"; empty without rounds.
+std::string steady_text(const json::object& w) {
+  const json::object* ss = obj(w, "steady_state");
+  if (!ss) return {};
+  const json::value* at = ss->if_contains("attained");
+  const bool attained = at && at->is_bool() && at->get_bool();
+  const json::value* rv = ss->if_contains("rounds");
+  const size_t rounds = rv && rv->is_array() ? rv->get_array().size() : static_cast<size_t>(num(rv));
+  const json::object* c = obj(*ss, "criteria");
+  const std::string max = c ? str(*c, "max_rounds") : std::string();
+  std::string t = attained ? fmt::format("steady state attained in {} round{}", rounds, rounds == 1 ? "" : "s")
+                           : fmt::format("NOT steady after {} round{}{}", rounds, rounds == 1 ? "" : "s", max.empty() ? "" : " of at most " + max);
+  std::string what = str(*ss, "tracks");
+  if (!str(*ss, "workload").empty()) what += (what.empty() ? "" : " of ") + str(*ss, "workload");
+  if (!str(*ss, "decided_by").empty()) what = "decided by " + str(*ss, "decided_by");
+  if (!what.empty()) t += " (" + what + ")";
+  if (!attained && str(*ss, "required") == "true") t += ": required, so not judged";
+  return t;
+}
+
+// A sweep's steps: "QD1 x1 120k, QD8 x1 410k, QD32 x1 420k".
+std::string sweep_text(const json::object& w) {
+  const json::array* steps = arr(w, "sweep");
+  if (!steps || steps->empty()) return {};
+  std::string t;
+  for (const auto& sv : *steps) {
+    if (!sv.is_object()) continue;
+    const json::object& s = sv.as_object();
+    const json::object* m = obj(s, "merged");
+    const json::object* tot = m ? obj(*m, "total") : nullptr;
+    t += fmt::format("{}QD{} x{} {}", t.empty() ? "" : ", ", str(s, "iodepth"), str(s, "numjobs"), tot ? format_count(num(tot->if_contains("iops"))) : "-");
+  }
+  return t;
+}
+
+// A matrix test's rounds: "matrix: 4 rounds, tracked cell 0% read 4 KiB: steady state attained".
+std::string matrix_text(const json::object& test) {
+  const json::object* m = obj(test, "matrix");
+  if (!m) return {};
+  const json::object* ss = obj(*m, "steady_state");
+  const json::object* tr = obj(*m, "tracked");
+  const json::value* at = ss ? ss->if_contains("attained") : nullptr;
+  const bool attained = at && at->is_bool() && at->get_bool();
+  return fmt::format("matrix: {} round{} of every cell, tracked cell {}% read {}: {}{}", str(*m, "rounds_run"), str(*m, "rounds_run") == "1" ? "" : "s",
+                     tr ? str(*tr, "rwmixread") : "?", tr ? format_bytes(static_cast<uint64_t>(num(tr->if_contains("bs")))) : "?",
+                     attained ? "steady state attained" : "NOT steady", !attained && ss && str(*ss, "required") == "true" ? " (required: not judged)" : "");
+}
+
 }  // namespace
 
 bool is_hosts_report(const json::object& doc) {
@@ -118,6 +167,7 @@ std::string render_hosts_text(const json::object& doc) {
       if (!tv.is_object()) continue;
       const json::object& test = tv.as_object();
       t += fmt::format("\n{}: {}\n", str(test, "id"), str(test, "status").empty() ? "NOT-JUDGED" : str(test, "status"));
+      if (const std::string mx = matrix_text(test); !mx.empty()) t += "  " + mx + "\n";
       if (const json::array* ws = arr(test, "workloads"))
         for (const auto& wv : *ws) {
           if (!wv.is_object()) continue;
@@ -125,6 +175,8 @@ std::string render_hosts_text(const json::object& doc) {
           const json::object* m = obj(w, "merged");
           t += fmt::format("  {}  start spread {} ms{}\n", workload_title(w), m ? str(*m, "start_spread_ms") : std::string("?"),
                            str(w, "not_judged").empty() ? "" : "  (not judged: " + str(w, "not_judged") + ")");
+          if (const std::string ss = steady_text(w); !ss.empty()) t += "    " + ss + "\n";
+          if (const std::string sw = sweep_text(w); !sw.empty()) t += "    sweep: " + sw + "\n";
           t += fmt::format("    {:<16} {:>12} {:>10} {:>10} {:>10}\n", "host", "IOPS", "MB/s", "mean", "p99");
           for (const Row& r : workload_rows(w))
             t += fmt::format("    {:<16} {:>12} {:>10.1f} {:>10} {:>10}\n", r.name, format_count(r.iops), r.bw / 1e6, format_ns(r.mean_ns), format_ns(r.p99_ns));
@@ -167,11 +219,16 @@ std::string render_hosts_html(const json::object& doc, bool seal_ok) {
       if (!tv.is_object()) continue;
       const json::object& test = tv.as_object();
       h += fmt::format("<h2>{}: {}</h2>", html_escape(str(test, "id")), html_escape(str(test, "status")));
+      if (const std::string mx = matrix_text(test); !mx.empty()) h += "<p>" + html_escape(mx) + "</p>";
       if (const json::array* ws = arr(test, "workloads"))
         for (const auto& wv : *ws) {
           if (!wv.is_object()) continue;
           const json::object& w = wv.as_object();
-          h += fmt::format("<h3>{}</h3><table><tr><th>host</th><th>IOPS</th><th>MB/s</th><th>mean</th><th>p99</th></tr>", html_escape(workload_title(w)));
+          h += fmt::format("<h3>{}</h3>", html_escape(workload_title(w)));
+          if (const std::string ss = steady_text(w); !ss.empty()) h += "<p>" + html_escape(ss) + "</p>";
+          if (const std::string sw = sweep_text(w); !sw.empty()) h += "<p>sweep: " + html_escape(sw) + "</p>";
+          if (!str(w, "not_judged").empty()) h += "<p>not judged: " + html_escape(str(w, "not_judged")) + "</p>";
+          h += "<table><tr><th>host</th><th>IOPS</th><th>MB/s</th><th>mean</th><th>p99</th></tr>";
           for (const Row& r : workload_rows(w))
             h += fmt::format("<tr{}><td>{}</td><td>{}</td><td>{:.1f}</td><td>{}</td><td>{}</td></tr>", r.name == "merged" ? " class=\"merged\"" : "",
                              html_escape(r.name), format_count(r.iops), r.bw / 1e6, format_ns(r.mean_ns), format_ns(r.p99_ns));

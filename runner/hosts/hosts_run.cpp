@@ -20,11 +20,13 @@
 #include "diskvet/version.hpp"
 #include "runner/hosts/child_process.hpp"
 #include "runner/hosts/fio_job.hpp"
+#include "runner/hosts/hosts_rounds.hpp"
 #include "runner/hosts/hosts_verdicts.hpp"
 #include "runner/hosts/hosts_report_render.hpp"
 #include "runner/hosts/host_gate.hpp"
 #include "runner/report/report_json.hpp"
 #include "runner/analysis/steady_state.hpp"
+#include "common/units.hpp"
 #include "runner/run/suite_run.hpp"
 
 namespace diskvet::runner {
@@ -84,7 +86,12 @@ class Controller {
   json::object run_workload(const std::string& prefix, const suites::TestSpec& test, Workload w, bool& complete, double capacities = 0);
   json::object precondition(bool& complete);
   json::object probe_hosts(std::string& unwritten);
-  json::object run_steady_rounds(const std::string& prefix, const suites::TestSpec& test, Workload w, bool& complete);
+  // Rounds of w until `rounds` says they end; returns the last round's JSON.
+  json::object run_steady_rounds(const std::string& prefix, const suites::TestSpec& test, Workload w, bool& complete, HostsRounds& rounds);
+  json::object run_sweep(const std::string& prefix, const suites::TestSpec& test, Workload w, bool& complete);
+  std::vector<json::object> run_matrix(const std::string& prefix, const suites::TestSpec& test, bool& complete, json::object& summary);
+  HostsProgress progress(const std::string& what, double elapsed_s, std::optional<double> planned_s, const std::vector<HostSession*>& part,
+                         bool finished) const;
   void shut_down();
   json::object host_json(const HostSession& s) const;
 
@@ -96,6 +103,10 @@ class Controller {
   json::array leftovers_;
   std::map<std::string, uint64_t> host_target_bytes_;  // preconditioning: what each host must write
   double log_interval_override_s_ = 0;                  // warmup: the suite's interval
+  bool own_runtime_ = false;   // rounds and warmup: their runtime stands (--duration already applied)
+  std::string detail_;         // what the run is within its test ("round 2 of at most 25"), for progress
+  std::map<std::string, double> last_iops_;  // each host's IOPS in its last finished fio run
+  std::optional<double> last_merged_iops_;
   json::object warm_up(const std::string& prefix, const suites::TestSpec& test, Workload w, bool& complete);
 };
 
@@ -227,11 +238,12 @@ bool Controller::start_gates() {
 }
 
 json::object Controller::run_workload(const std::string& prefix, const suites::TestSpec& test, Workload w, bool& complete, double capacities) {
-  if (o_.duration_s && !w.io_limit_bytes) w.runtime_s = *o_.duration_s;
+  if (o_.duration_s && !w.io_limit_bytes && !own_runtime_) w.runtime_s = *o_.duration_s;
   if (o_.engine) w.engine = *o_.engine;
   if (o_.suite.region_bytes && !w.size_bytes) w.size_bytes = o_.suite.region_bytes;
   json::object out{{"rw", to_string(w.rw)}, {"bs_bytes", w.bs_bytes}, {"iodepth", w.iodepth}, {"numjobs", w.numjobs},
                    {"runtime_s", w.runtime_s}, {"ramp_s", w.ramp_s}, {"engine", fio_engine(w.engine)}};
+  if (reads(w.rw) && writes(w.rw)) out["rwmixread"] = w.rwmixread_pct;
   // Interval logs: 1 s, or a quarter of a short window (fio logs nothing for a run shorter than one period).
   const double log_interval_s = log_interval_override_s_ > 0 ? log_interval_override_s_ : std::clamp(w.runtime_s / 4, 0.1, 1.0);
   std::vector<HostSession*> part;
@@ -283,7 +295,13 @@ json::object Controller::run_workload(const std::string& prefix, const suites::T
     out["error"] = "no host could run it";
     return out;
   }
-  say("", fmt::format("{}: {} {} QD{} x{} on {} hosts", test.id, to_string(w.rw), w.bs_bytes, w.iodepth, w.numjobs, part.size()));
+  say("", fmt::format("{}: {} {} QD{} x{} on {} hosts{}", test.id, to_string(w.rw), w.bs_bytes, w.iodepth, w.numjobs, part.size(),
+                      detail_.empty() ? "" : " (" + detail_ + ")"));
+  const std::string what = fmt::format("{}: {} {} QD{} x{}{}", test.id, to_string(w.rw), format_bytes(w.bs_bytes), w.iodepth, w.numjobs,
+                                       detail_.empty() ? "" : ", " + detail_);
+  const std::optional<double> planned_s = w.io_limit_bytes ? std::nullopt : std::optional<double>(o_.startdelay_s + w.ramp_s + w.runtime_s);
+  const auto started = std::chrono::steady_clock::now();
+  auto elapsed_s = [&] { return std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count(); };
   SpawnOptions so;
   so.working_dir = work_;
   so.stdout_file = fmt::format("{}/{}.out", work_, prefix);
@@ -313,6 +331,7 @@ json::object Controller::run_workload(const std::string& prefix, const suites::T
       rc = client->stop(2000);
       break;
     }
+    if (events_.on_progress) events_.on_progress(progress(what, elapsed_s(), planned_s, part, false));
     std::this_thread::sleep_for(std::chrono::milliseconds(100));
   }
   out["fio_exit_code"] = *rc;
@@ -358,6 +377,9 @@ json::object Controller::run_workload(const std::string& prefix, const suites::T
   out["hosts"] = per_host;
   HostsMerge m = merge_hosts(results, logs, names, o_.percentiles, static_cast<uint64_t>(std::llround(log_interval_s * 1000)));
   out["merged"] = merged_json(m);
+  for (size_t i = 0; i < results.size(); ++i) last_iops_[names[i]] = results[i]->dir[0].iops + results[i]->dir[1].iops;
+  last_merged_iops_ = merged_total_iops(out);
+  if (events_.on_progress) events_.on_progress(progress(what, elapsed_s(), planned_s, part, true));
   if (o_.host_profile) {
     // Each host's own numbers, for limits that apply per host (--host-profile).
     json::object own;
@@ -380,34 +402,141 @@ json::object Controller::run_workload(const std::string& prefix, const suites::T
   return out;
 }
 
-// SNIA PTS 3.3 on the array: the workload repeats in rounds of round_s (each one fio run across the
-// hosts) until the merged rounds are steady (IOPS, or the merged mean latency for latency tests);
-// the last round stands for the workload. Required and not attained: the test is not judged.
-json::object Controller::run_steady_rounds(const std::string& prefix, const suites::TestSpec& test, Workload w, bool& complete) {
-  const suites::SteadyStateSpec& ss = o_.suite.steady_state;
-  w.runtime_s = o_.duration_s ? std::min(*o_.duration_s, ss.round_s) : ss.round_s;
-  std::vector<double> series;
-  json::array rounds;
-  json::object last;
-  SteadyStateResult steady;
-  for (size_t k = 0; k < ss.criteria.max_rounds && complete && !interrupted_.load(); ++k) {
-    last = run_workload(fmt::format("{}r{}", prefix, k), test, w, complete);
-    const json::value* m = last.if_contains("merged");
-    double v = 0;
-    if (m && m->is_object()) {
-      const json::object& total = m->as_object().at("total").as_object();
-      v = test.track_latency ? total.at("lat_ns").at("mean").to_number<double>() : total.at("iops").to_number<double>();
-    }
-    series.push_back(v);
-    rounds.push_back(v);
-    steady = detect_steady_state(series, ss.criteria);
-    if (steady.attained || last.contains("error")) break;
+HostsProgress Controller::progress(const std::string& what, double elapsed_s, std::optional<double> planned_s, const std::vector<HostSession*>& part,
+                                   bool finished) const {
+  HostsProgress p;
+  p.what = what;
+  p.elapsed_s = elapsed_s;
+  p.planned_s = planned_s;
+  p.finished = finished;
+  p.merged_iops = last_merged_iops_;
+  for (const HostSession& s : hosts_) {
+    const bool in_run = std::find(part.begin(), part.end(), &s) != part.end();
+    if (!in_run && !s.lost()) continue;  // sat out (no device for this workload)
+    HostProgress h;
+    h.name = s.host->name;
+    h.state = s.lost() ? HostState::lost : finished ? HostState::done : elapsed_s < o_.startdelay_s ? HostState::preparing : HostState::running;
+    if (auto it = last_iops_.find(h.name); it != last_iops_.end()) h.iops = it->second;
+    p.hosts.push_back(std::move(h));
   }
-  last["steady_state"] = json::object{{"attained", steady.attained}, {"rounds", std::move(rounds)},
-                                      {"tracks", test.track_latency ? "merged mean latency (ns)" : "merged IOPS"}};
-  if (!steady.attained && ss.required && !last.contains("not_judged"))
-    last["not_judged"] = fmt::format("steady state was not attained in {} rounds", series.size());
+  return p;
+}
+
+// SNIA PTS 3.3 on the array: the workload repeats in rounds of round_s (each one fio run across the
+// hosts) until the merged rounds are steady (IOPS, or the merged mean latency for latency tests), as
+// `rounds` decides; the last round stands for the workload. Only the first round ramps (the local
+// runner's rounds follow each other without one). Required and not attained: the result is not judged.
+json::object Controller::run_steady_rounds(const std::string& prefix, const suites::TestSpec& test, Workload w, bool& complete, HostsRounds& rounds) {
+  const suites::SteadyStateSpec& ss = o_.suite.steady_state;
+  const double ramp_s = w.ramp_s;
+  w.runtime_s = o_.duration_s ? std::min(*o_.duration_s, ss.round_s) : ss.round_s;
+  json::object last;
+  own_runtime_ = true;
+  for (size_t k = 0; k < ss.criteria.max_rounds && complete && !interrupted_.load(); ++k) {
+    w.ramp_s = k == 0 ? ramp_s : 0;
+    detail_ = fmt::format("round {} of at most {}", k + 1, ss.criteria.max_rounds);
+    last = run_workload(fmt::format("{}r{}", prefix, k), test, w, complete);
+    if (!rounds.add_round(last)) break;
+  }
+  own_runtime_ = false;
+  detail_.clear();
+  last["steady_state"] = rounds.json();
+  if (const std::string why = rounds.not_judged_reason(); !why.empty() && !last.contains("not_judged")) last["not_judged"] = why;
   return last;
+}
+
+// The max-IOPS sweep across the hosts, as the local runner does it: with steady state on, rounds of
+// the sweep's heaviest step (the most outstanding I/O) until the merged numbers are steady, then the
+// sweep, each step one fio run, until the merged IOPS gain less than min_gain_pct; the best step
+// stands for the workload, with the rounds' steady state. Required and not attained: not judged.
+json::object Controller::run_sweep(const std::string& prefix, const suites::TestSpec& test, Workload w, bool& complete) {
+  json::object warm;
+  if (o_.suite.warmup.enabled && !writes(w.rw)) warm = warm_up(prefix + "warm", test, w, complete);
+  std::optional<HostsRounds> rounds;
+  std::string rounds_workload;
+  if (o_.suite.steady_state.enabled && complete && !interrupted_.load()) {
+    Workload track = w;
+    track.iodepth = test.sweep->steps.back().iodepth;
+    track.numjobs = test.sweep->steps.back().numjobs;
+    rounds_workload = fmt::format("{} {} QD{} x{}", to_string(track.rw), format_bytes(track.bs_bytes), track.iodepth, track.numjobs);
+    rounds.emplace(o_.suite.steady_state.criteria, o_.suite.steady_state.required, test.track_latency);
+    run_steady_rounds(prefix + "ss", test, track, complete, *rounds);
+  }
+  json::array steps;
+  double best = -1;
+  json::object best_step;
+  for (size_t k = 0; k < test.sweep->steps.size() && complete && !interrupted_.load(); ++k) {
+    w.iodepth = test.sweep->steps[k].iodepth;
+    w.numjobs = test.sweep->steps[k].numjobs;
+    detail_ = fmt::format("sweep step {} of at most {}", k + 1, test.sweep->steps.size());
+    json::object step = run_workload(fmt::format("{}s{}", prefix, k), test, w, complete);
+    const double iops = merged_total_iops(step);
+    steps.push_back(step);
+    const bool gained = best <= 0 || iops >= best * (1 + test.sweep->min_gain_pct / 100);
+    if (iops > best) {
+      best = iops;
+      best_step = step;
+    }
+    if (!gained) break;
+  }
+  detail_.clear();
+  if (steps.empty()) best_step["error"] = rounds ? "the sweep did not run after its steady-state rounds" : "the sweep did not run";
+  best_step["sweep"] = std::move(steps);
+  if (rounds) {
+    best_step["steady_state"] = rounds->json(rounds_workload);
+    if (const std::string why = rounds->not_judged_reason(); !why.empty() && !best_step.contains("not_judged")) best_step["not_judged"] = why;
+  }
+  if (!warm.empty()) best_step["warmup"] = std::move(warm);
+  return best_step;
+}
+
+// A mix x block size matrix across the hosts, as the local runner does it (PTS-E IOPS test): each
+// round runs every cell once (one fio run each, no ramp), rounds repeat until the tracked cell's
+// merged IOPS are steady; each cell's last round stands for it, with the rounds it ran and the
+// matrix's steady state. Without steady state the matrix runs once. Required and not attained:
+// no cell is judged.
+std::vector<json::object> Controller::run_matrix(const std::string& prefix, const suites::TestSpec& test, bool& complete, json::object& summary) {
+  const suites::SteadyStateSpec& ss = o_.suite.steady_state;
+  const suites::MatrixSpec& spec = *test.matrix;
+  const size_t n = test.workloads.size();
+  SteadyCriteria criteria = ss.criteria;
+  if (!ss.enabled) criteria.max_rounds = 1;
+  HostsRounds tracked(criteria, ss.enabled && ss.required, false);
+  std::vector<json::object> cells(n);
+  std::vector<size_t> cell_rounds(n, 0);
+  std::vector<uint32_t> mixes;
+  for (const Workload& w : test.workloads) mixes.push_back(w.rwmixread_pct);
+  size_t rounds_run = 0;
+  double round_s = 0;
+  own_runtime_ = ss.enabled;
+  for (size_t r = 0; r < criteria.max_rounds && complete && !interrupted_.load(); ++r) {
+    for (size_t i = 0; i < n && complete && !interrupted_.load(); ++i) {
+      Workload w = test.workloads[i];
+      w.ramp_s = 0;  // PTS runs the cells back to back
+      if (ss.enabled) w.runtime_s = o_.duration_s ? std::min(*o_.duration_s, ss.round_s) : ss.round_s;
+      else if (o_.duration_s) w.runtime_s = *o_.duration_s;
+      round_s = w.runtime_s;
+      detail_ = fmt::format("round {} of at most {}, cell {} of {}", r + 1, criteria.max_rounds, i + 1, n);
+      cells[i] = run_workload(fmt::format("{}r{}c{}", prefix, r, i), test, w, complete);
+      ++cell_rounds[i];
+    }
+    if (!complete || interrupted_.load()) break;
+    ++rounds_run;
+    if (spec.tracked >= n || !tracked.add_round(cells[spec.tracked]) || !ss.enabled) break;
+  }
+  own_runtime_ = false;
+  detail_.clear();
+  const std::string why = tracked.not_judged_reason();
+  for (size_t i = 0; i < n; ++i) {
+    json::object& c = cells[i];
+    if (!cell_rounds[i]) c["error"] = interrupted_.load() ? "interrupted before this cell ran" : "the matrix stopped before this cell ran";
+    if (ss.enabled)
+      c["steady_state"] = json::object{{"required", tracked.required()}, {"attained", tracked.attained()}, {"rounds", cell_rounds[i]},
+                                     {"decided_by", "the tracked cell's merged IOPS (see the test's matrix)"}};
+    if (!why.empty() && !c.contains("not_judged")) c["not_judged"] = why;
+  }
+  summary = hosts_matrix_json(spec, mixes, cells, cell_rounds, tracked, rounds_run, round_s);
+  return cells;
 }
 
 // Read workloads warm the array's caches first: the workload runs for the suite's warmup time across
@@ -418,7 +547,11 @@ json::object Controller::warm_up(const std::string& prefix, const suites::TestSp
   w.runtime_s = o_.duration_s ? std::min(*o_.duration_s, wu.max_s) : wu.max_s;
   w.ramp_s = 0;
   log_interval_override_s_ = wu.interval_s;
+  own_runtime_ = true;
+  detail_ = "warming caches";
   json::object out = run_workload(prefix, test, w, complete);
+  own_runtime_ = false;
+  detail_.clear();
   log_interval_override_s_ = 0;
   std::vector<double> series;
   if (const json::value* m = out.if_contains("merged"))
@@ -660,33 +793,17 @@ HostsRunResult Controller::run() {
         const suites::TestSpec& test = o_.suite.tests[t];
         json::array workloads;
         std::vector<json::object> done;
-        for (size_t wi = 0; wi < test.workloads.size() && complete && !interrupted_.load(); ++wi) {
+        json::object matrix;
+        if (test.matrix) done = run_matrix(fmt::format("t{}", t), test, complete, matrix);
+        for (size_t wi = 0; !test.matrix && wi < test.workloads.size() && complete && !interrupted_.load(); ++wi) {
           Workload w = test.workloads[wi];
           if (test.sweep) {
-            // Queue-depth sweep: each step one fio run across the hosts, until the merged IOPS gain
-            // less than min_gain_pct; the best step stands for the workload.
-            json::array steps;
-            double best = -1;
-            json::object best_step;
-            for (size_t k = 0; k < test.sweep->steps.size() && complete && !interrupted_.load(); ++k) {
-              w.iodepth = test.sweep->steps[k].iodepth;
-              w.numjobs = test.sweep->steps[k].numjobs;
-              json::object step = run_workload(fmt::format("t{}w{}s{}", t, wi, k), test, w, complete);
-              const double iops = merged_total_iops(step);
-              steps.push_back(step);
-              const bool gained = best <= 0 || iops >= best * (1 + test.sweep->min_gain_pct / 100);
-              if (iops > best) {
-                best = iops;
-                best_step = step;
-              }
-              if (!gained) break;
-            }
-            best_step["sweep"] = std::move(steps);
-            done.push_back(best_step);
+            done.push_back(run_sweep(fmt::format("t{}w{}", t, wi), test, w, complete));
           } else if (o_.suite.steady_state.enabled) {
             json::object warm;
             if (o_.suite.warmup.enabled && !writes(w.rw)) warm = warm_up(fmt::format("t{}w{}warm", t, wi), test, w, complete);
-            done.push_back(run_steady_rounds(fmt::format("t{}w{}", t, wi), test, w, complete));
+            HostsRounds rounds(o_.suite.steady_state.criteria, o_.suite.steady_state.required, test.track_latency);
+            done.push_back(run_steady_rounds(fmt::format("t{}w{}", t, wi), test, w, complete, rounds));
             if (!warm.empty()) done.back()["warmup"] = std::move(warm);
           } else {
             json::object warm;
@@ -697,6 +814,7 @@ HostsRunResult Controller::run() {
         }
         for (const auto& d : done) workloads.push_back(d);
         json::object tj{{"id", test.id}, {"workloads", std::move(workloads)}};
+        if (!matrix.empty()) tj["matrix"] = std::move(matrix);
         if (o_.profile) judge_hosts_test(tj, test.id, *o_.profile, done, complete, required_missing);
         if (o_.host_profile) {
           // Per-host limits: every host judged on its own numbers; the worst host counts for the test.

@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "runner/hosts/hosts_merge.hpp"
+#include "runner/hosts/hosts_progress.hpp"
 #include "runner/hosts/inventory.hpp"
 #include "suites/profile.hpp"
 #include "suites/suite.hpp"
@@ -39,6 +40,8 @@ struct HostsOptions {
 
 struct HostsEvents {
   std::function<void(const std::string& host, const std::string& what)> on_host;  // host "" for the run
+  // While a fio run is in progress (about every 100 ms), and once when it ended (finished).
+  std::function<void(const HostsProgress&)> on_progress;
 };
 
 struct HostsRunResult {

@@ -229,6 +229,21 @@ TEST(HostsLab, HostKilledMidRunMakesTheRunIncompleteAndLeavesNothingRunning) {
   EXPECT_FALSE(w.at("hosts").as_object().contains("h2"));
   for (int t = 0; t < 50 && !processes_with(kHostsNeedle).empty(); ++t) std::this_thread::sleep_for(std::chrono::milliseconds(100));
   EXPECT_TRUE(processes_with(kHostsNeedle).empty()) << "fio is still running on a host";
+  // Progress on a log (not a terminal): a plain line at the start and every 10 s of the 13 s run
+  // (1 s start delay + 12 s), then one when it ended; the lost host is said on them.
+  std::ifstream err_in(lab.dir() + "/controller.err");
+  std::stringstream es;
+  es << err_in.rdbuf();
+  const std::string err = es.str();
+  std::vector<std::string> lines;
+  for (size_t at = 0; (at = err.find("progress: read-long: randread 4KiB QD1 x1", at)) != std::string::npos; ++at)
+    lines.push_back(err.substr(at, err.find('\n', at) - at));
+  ASSERT_GE(lines.size(), 3u) << err;
+  EXPECT_NE(lines[0].find("0s/13s (13s left) | 3 hosts:"), std::string::npos) << lines[0];
+  EXPECT_NE(lines[1].find("s/13s ("), std::string::npos) << lines[1];
+  EXPECT_NE(lines[1].find("1 lost"), std::string::npos) << lines[1];
+  EXPECT_NE(lines.back().find("finished after"), std::string::npos) << lines.back();
+  EXPECT_NE(lines.back().find("1 lost"), std::string::npos) << lines.back();
 }
 
 TEST(HostsLab, KillingTheControllerStopsTheRemoteJobs) {
@@ -395,6 +410,81 @@ TEST(HostsLab, SteadyStateIsJudgedOnTheMergedRounds) {
 
 namespace diskvet::testing {
 namespace {
+
+// A sweep on the array runs steady-state rounds of its heaviest step first, as the local runner
+// does; rounds that never settle end at the round limit, the sweep still runs, and the test is not
+// judged (never PASS). A matrix runs every cell per round until the tracked cell settles: never
+// here, so no cell is judged. The run is not on a terminal: plain progress lines go to the log.
+TEST(HostsLab, SweepAndMatrixRoundsThatNeverSettleAreNotJudged) {
+  SKIP_UNLESS_SSH_LAB();
+  SshLab lab(2);
+  ASSERT_TRUE(lab.valid()) << lab.why();
+  json::array hs;
+  for (int i = 0; i < 2; ++i) hs.push_back(json::object{{"name", lab.name(i)}, {"ssh", lab.name(i)}, {"diskvet", false}, {"devices", json::array{}}});
+  const std::string inv = lab.write("hosts.json", json::serialize(json::object{{"ssh_config", "ssh_config"}, {"hosts", hs}}));
+  // 0% criteria: never steady.
+  const std::string suite = lab.write("sweep.json", R"({"name": "sweep", "description": "sweep with rounds on fio's null engine",
+    "probe": {"enabled": false}, "defaults": {"runtime": "1s", "ramp": "0s", "engine": "null"},
+    "steady_state": {"enabled": true, "required": true, "round": "1s", "window_rounds": 2, "max_rounds": 2, "max_excursion_pct": 0, "max_slope_pct": 0},
+    "tests": [{"id": "max-iops", "description": "sweep", "sweep": {"min_gain_pct": 0, "steps": [{"iodepth": 1, "numjobs": 1}, {"iodepth": 4, "numjobs": 1}]},
+               "workloads": [{"rw": "randread", "bs": "4k"}]},
+              {"id": "iops", "description": "matrix", "matrix": {"rwmixread": [100], "bs": ["4k", "8k"], "track": {"rwmixread": 100, "bs": "8k"}}}]})");
+  const std::string profile = lab.write("floor.json", R"({"name": "floor", "description": "any array", "source": "lab",
+    "limits": {"max-iops": {"total.iops": {"min": 1}}, "iops": {"total.iops": {"min": 1}}}})");
+  const std::string out = lab.dir() + "/report.json";
+  auto r = run_command({DISKVET_BIN, "run", "--suite", suite, "--hosts", inv, "--profile", profile, "--out", out});
+  EXPECT_EQ(r.exit_code, 4) << r.err;
+  json::object rep = load(out);
+  ASSERT_FALSE(rep.empty()) << r.err;
+  const json::object& t = rep.at("tests").as_array()[0].as_object();
+  EXPECT_EQ(t.at("status").as_string(), "NOT-JUDGED") << json::serialize(t).substr(0, 3000);
+  EXPECT_EQ(t.at("verdicts").as_array()[0].at("status").as_string(), "NOT-EVALUATED");
+  const json::object& w = t.at("workloads").as_array()[0].as_object();
+  ASSERT_TRUE(w.contains("steady_state")) << json::serialize(w).substr(0, 3000);
+  const json::object& ss = w.at("steady_state").as_object();
+  EXPECT_FALSE(ss.at("attained").as_bool());
+  EXPECT_TRUE(ss.at("required").as_bool());
+  EXPECT_EQ(ss.at("rounds").as_array().size(), 2u) << "rounds until the limit";
+  for (const auto& round : ss.at("rounds").as_array()) EXPECT_GT(round.at("iops").to_number<double>(), 0) << "each round's merged IOPS";
+  EXPECT_EQ(ss.at("workload").as_string(), "randread 4KiB QD4 x1") << "the rounds run the heaviest step";
+  EXPECT_EQ(w.at("sweep").as_array().size(), 2u) << "the sweep runs after the rounds";
+  EXPECT_NE(json::serialize(w.at("not_judged")).find("steady state was not attained in 2 rounds"), std::string::npos);
+  EXPECT_NE(rep.at("verdict").as_string(), "PASS");
+  // The matrix: 2 rounds of both cells, the tracked (8k) cell never steady, no cell judged.
+  const json::object& mt = rep.at("tests").as_array()[1].as_object();
+  EXPECT_EQ(mt.at("status").as_string(), "NOT-JUDGED") << json::serialize(mt).substr(0, 3000);
+  ASSERT_TRUE(mt.contains("matrix")) << json::serialize(mt).substr(0, 3000);
+  const json::object& mx = mt.at("matrix").as_object();
+  EXPECT_EQ(mx.at("rounds_run").to_number<size_t>(), 2u);
+  EXPECT_FALSE(mx.at("steady_state").at("attained").as_bool());
+  EXPECT_EQ(mx.at("steady_state").at("tracked_iops").as_array().size(), 2u);
+  EXPECT_EQ(mx.at("tracked").at("bs").to_number<uint32_t>(), 8192u);
+  ASSERT_EQ(mt.at("workloads").as_array().size(), 2u);
+  for (const auto& cv : mt.at("workloads").as_array()) {
+    const json::object& c = cv.as_object();
+    EXPECT_TRUE(c.contains("merged"));
+    EXPECT_EQ(c.at("steady_state").at("rounds").to_number<size_t>(), 2u);
+    EXPECT_FALSE(c.at("steady_state").at("attained").as_bool());
+    EXPECT_TRUE(c.contains("not_judged")) << json::serialize(c).substr(0, 1000);
+  }
+  // Progress on a log: a plain line when each fio run ends (2 rounds, 2 steps), with each host's IOPS.
+  size_t finished = 0;
+  for (size_t at = 0; (at = r.err.find("progress: max-iops", at)) != std::string::npos; ++at) {
+    const std::string line = r.err.substr(at, r.err.find('\n', at) - at);
+    if (line.find("finished after") == std::string::npos) continue;
+    ++finished;
+    EXPECT_NE(line.find("2 hosts: 2 done | this run "), std::string::npos) << line;
+    EXPECT_NE(line.find("(h1 "), std::string::npos) << line;
+  }
+  EXPECT_EQ(finished, 4u) << r.err;
+  EXPECT_NE(r.err.find("round 2 of at most 2"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("progress: iops: randread 8KiB QD1 x1, round 2 of at most 2, cell 2 of 2 finished after"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("sweep step 2 of at most 2"), std::string::npos) << r.err;
+  // `diskvet report` says the sweep was not steady.
+  auto text = run_command({DISKVET_BIN, "report", out});
+  EXPECT_NE(text.out.find("NOT steady after 2 rounds of at most 2"), std::string::npos) << text.out;
+  EXPECT_NE(text.out.find("matrix: 2 rounds of every cell, tracked cell 100% read 8KiB: NOT steady (required: not judged)"), std::string::npos) << text.out;
+}
 
 // Preconditioning runs on every host's held devices at once; a host that could not be
 // preconditioned (its device not consented) leaves a required preconditioning missing: not judged.
