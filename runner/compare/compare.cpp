@@ -28,7 +28,7 @@ std::vector<std::tuple<const DeviceIndex*, const DeviceIndex*, std::string>> mat
   if (a.hosts) {
     for (const auto& da : a.devices)
       for (const auto& db : b.devices)
-        if (da.path == db.path) out.emplace_back(&da, &db, da.path == kMergedHosts ? "test (the merged array)" : "host name");
+        if (da.path == db.path) out.emplace_back(&da, &db, da.path == kMergedHosts ? "test, the merged array" : "host name");
     return out;
   }
   std::vector<bool> used_a(a.devices.size()), used_b(b.devices.size());

@@ -50,7 +50,7 @@ TEST(CompareHosts, TheMergedArrayAndEachHostMatchByTestAndHostNameAndASlowerHost
 
   const DevicePair* merged = pair_of(c, kMergedHosts);
   ASSERT_NE(merged, nullptr);
-  EXPECT_EQ(merged->matched_by, "test (the merged array)");
+  EXPECT_EQ(merged->matched_by, "test, the merged array");
   const auto* iops = metric(*merged, "iops");
   ASSERT_NE(iops, nullptr);
   // The merged IOPS are the hosts' sum: h2 at half its rate takes about a quarter off.
