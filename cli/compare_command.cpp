@@ -1,6 +1,7 @@
 // `diskvet compare A.json B.json [...] [--html OUT] [--max-regression-pct P] [--metric NAME...]`:
-// each later report against the first, per device and workload; exit 1 on a regression, 4 when
-// nothing could be compared (no drive matched, or no gated metric in common).
+// each later report against the first, per device and workload (multi-host reports: per test
+// workload, merged and per host); exit 1 on a regression, 4 when nothing could be compared (no drive
+// matched, no workload in common, or no gated metric in common).
 #include <fmt/format.h>
 
 #include <cstdio>
@@ -28,9 +29,18 @@ int run_compare(const CompareCommandOptions& o) {
   if (!o.metrics.empty()) options.metrics = o.metrics;
   std::vector<runner::ReportIndex> reports;
   for (const auto& f : o.files) {
-    auto r = load_drive_report(f, "compare matches drives");
+    auto r = load_compared_report(f);
     if (!r) return fail(r.error());
     if (!r->seal_ok) std::fprintf(stderr, "diskvet: %s: WARNING: the sha256 seal does not match its content: the report was altered after it was written\n", f.c_str());
+    // Drives against hosts compares nothing: a per-drive report has no merged array or host to match.
+    if (!reports.empty() && r->index.hosts != reports.front().hosts) {
+      const std::string& multi = r->index.hosts ? f : o.files.front();
+      const std::string& drives = r->index.hosts ? o.files.front() : f;
+      return fail(input_error(multi,
+                              "is a multi-host report ('diskvet run --hosts') and " + drives +
+                                  " a per-drive report: compare matches drives with drives, or a multi-host run's tests and hosts with another's",
+                              "compare multi-host reports with multi-host reports, per-drive reports with per-drive reports"));
+    }
     reports.push_back(std::move(r->index));
   }
   std::vector<runner::Comparison> cs;
@@ -61,9 +71,12 @@ Action register_compare(CLI::App& app) {
       ->check(CLI::IsMember({"iops", "bw", "lat_mean", "lat_p50", "lat_p99", "lat_p9999"}));
   cmd->footer(
       "Devices are matched by serial (the same drive over time), else by position among drives of the same model (two hosts built alike).\n"
+      "Multi-host reports ('diskvet run --hosts') compare with multi-host reports only: per test workload the merged array's numbers and\n"
+      "each host's, hosts matched by name (a host in one report only is listed as unmatched; one that was ok and is not is a regression).\n"
       "A change is 'beyond noise' when it is larger than the interval-to-interval spread either run measured.\n"
       "Exit codes: 0 no regression; 1 a chosen metric regressed beyond --max-regression-pct, or a device's or a test's verdict that was PASS is no longer;\n"
-      "2 usage, or a file that is not a diskvet report this version reads.");
+      "2 usage, a file that is not a diskvet report this version reads, or a multi-host report with a per-drive one;\n"
+      "4 nothing compared (no drive matched, no workload in common, or no metric --max-regression-pct gates measured in both).");
   return [o] { return run_compare(*o); };
 }
 

@@ -22,8 +22,15 @@ std::string device_name(const DeviceIndex& d) {
 
 // Serial first (the same drive over time), then the n-th drive of a model against the n-th of the
 // same model (two hosts built alike), then what is left in order.
+// Two multi-host reports: the merged array with the merged array, each host with the host of its name.
 std::vector<std::tuple<const DeviceIndex*, const DeviceIndex*, std::string>> match_devices(const ReportIndex& a, const ReportIndex& b) {
   std::vector<std::tuple<const DeviceIndex*, const DeviceIndex*, std::string>> out;
+  if (a.hosts) {
+    for (const auto& da : a.devices)
+      for (const auto& db : b.devices)
+        if (da.path == db.path) out.emplace_back(&da, &db, da.path == kMergedHosts ? "test, the merged array" : "host name");
+    return out;
+  }
   std::vector<bool> used_a(a.devices.size()), used_b(b.devices.size());
   for (size_t i = 0; i < a.devices.size(); ++i)
     for (size_t j = 0; j < b.devices.size() && !a.devices[i].serial.empty(); ++j)
@@ -110,12 +117,21 @@ SweepComparison compare_sweeps(const WorkloadDirection& wa, const WorkloadDirect
 }  // namespace
 
 Comparison compare_reports(const ReportIndex& a, const ReportIndex& b, const CompareOptions& o) {
-  Comparison c{a.name, b.name, {}, {}, {}, {}};
+  Comparison c{a.name, b.name, a.hosts, {}, {}, {}, {}};
+  if (a.hosts != b.hosts) {
+    const ReportIndex& multi = a.hosts ? a : b;
+    const ReportIndex& drives = a.hosts ? b : a;
+    c.not_compared = fmt::format("{} is a multi-host report and {} a per-drive report: the first holds numbers per host and merged, the other per drive",
+                                 multi.name, drives.name);
+    return c;
+  }
   for (auto [da, db, how] : match_devices(a, b)) {
     DevicePair p{da, db, how, {}, {}, {}, {}, {}, {}};
     if (da->verdict != db->verdict) {
       p.verdict_changes.push_back(fmt::format("device: {} -> {}", da->verdict, db->verdict));
-      if (da->verdict == "PASS") c.regressions.push_back(fmt::format("{}: verdict PASS -> {}", device_name(*db), db->verdict));
+      // A host that took part and did not the next time lost its share of the array.
+      if (da->verdict == "PASS" || (a.hosts && da->verdict == "ok"))
+        c.regressions.push_back(fmt::format("{}: {} {} -> {}", device_name(*db), a.hosts && da->path != kMergedHosts ? "state" : "verdict", da->verdict, db->verdict));
     }
     for (const auto& [test, status] : da->test_verdicts) {
       auto it = db->test_verdicts.find(test);
@@ -168,8 +184,12 @@ Comparison compare_reports(const ReportIndex& a, const ReportIndex& b, const Com
     if (!paired.contains(&d)) c.unmatched.push_back(fmt::format("{} only in {}", device_name(d), a.name));
   for (const auto& d : b.devices)
     if (!paired.contains(&d)) c.unmatched.push_back(fmt::format("{} only in {}", device_name(d), b.name));
+  const bool measured_both = std::any_of(c.pairs.begin(), c.pairs.end(), [](const DevicePair& p) { return !p.metrics.empty(); });
   if (c.pairs.empty()) {
     c.not_compared = fmt::format("no drive of {} matches a drive of {} ({} and {} drive(s))", b.name, a.name, b.devices.size(), a.devices.size());
+  } else if (a.hosts && !measured_both) {
+    // The merged array always pairs with the merged array: that alone compares nothing.
+    c.not_compared = fmt::format("no test workload of {} was measured in {} (matched by test and by host name)", b.name, a.name);
   } else if (o.max_regression_pct) {
     const bool gated = std::any_of(c.pairs.begin(), c.pairs.end(), [&](const DevicePair& p) {
       return std::any_of(p.metrics.begin(), p.metrics.end(), [&](const MetricComparison& m) {
@@ -201,9 +221,11 @@ std::string compare_text(const std::vector<Comparison>& cs, const CompareOptions
   std::string out;
   for (const auto& c : cs) {
     out += fmt::format("compare {} (baseline) with {}\n", c.a_name, c.b_name);
+    if (c.hosts) out += "multi-host reports: the merged array's numbers and each host's, matched by test and by host name\n";
     for (const auto& p : c.pairs) {
       out += fmt::format("\n{}  vs  {}  (matched by {})\n", device_name(*p.a), device_name(*p.b), p.matched_by);
-      out += fmt::format("  verdict: {}\n", p.a->verdict == p.b->verdict ? p.a->verdict + " (unchanged)" : p.a->verdict + " -> " + p.b->verdict);
+      out += fmt::format("  {}: {}\n", c.hosts && p.a->path != kMergedHosts ? "host state" : "verdict",
+                         p.a->verdict == p.b->verdict ? p.a->verdict + " (unchanged)" : p.a->verdict + " -> " + p.b->verdict);
       for (const auto& v : p.verdict_changes)
         if (!v.starts_with("device:")) out += "  verdict change: " + v + "\n";
       std::string last;

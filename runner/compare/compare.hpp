@@ -1,5 +1,7 @@
 // Two reports side by side: the same drives before and after maintenance (matched by serial), or
-// host A against host B (matched by position among drives of the same model). Per workload and
+// host A against host B (matched by position among drives of the same model), or two multi-host
+// runs (`diskvet run --hosts`: the merged array's numbers per test workload, and each host's, matched
+// by test and by host name; a host that was ok and is no longer is a regression). Per workload and
 // direction IOPS, bandwidth and latency with their ratio and whether the change is beyond the
 // run-to-run noise of the reports' own interval series; PASS/FAIL changes; health changes. A
 // regression (a chosen metric worse by more than the allowed percentage, or a device's or test's verdict
@@ -67,6 +69,7 @@ struct DevicePair {
 
 struct Comparison {
   std::string a_name, b_name;
+  bool hosts = false;  // two multi-host reports: matched by test and by host name
   std::vector<DevicePair> pairs;
   std::vector<std::string> unmatched;     // devices of either report without a partner
   std::vector<std::string> regressions;   // in words; empty: nothing regressed
@@ -76,6 +79,8 @@ struct Comparison {
   std::string not_compared;
 };
 
+// A multi-host report against a per-drive one compares nothing: not_compared says so (the CLI
+// refuses the pair before).
 Comparison compare_reports(const ReportIndex& a, const ReportIndex& b, const CompareOptions& options);
 
 std::string compare_text(const std::vector<Comparison>& comparisons, const CompareOptions& options);

@@ -81,6 +81,9 @@ std::string compare_html(const std::vector<Comparison>& cs, const CompareOptions
        "(coefficient of variation) either run measured; green is better, red worse.</p></header>";
   for (const auto& c : cs) {
     h += fmt::format("<h2>{} (baseline) &rarr; {}</h2>", esc(c.a_name), esc(c.b_name));
+    if (c.hosts)
+      h += "<p class=\"meta\">Multi-host reports: the merged array's numbers (IOPS and bandwidth summed, percentiles from the summed latency "
+           "bins) and each host's own, matched by test and by host name.</p>";
     if (!c.regressions.empty()) {
       h += "<ul class=\"warn\">";
       for (const auto& r : c.regressions) h += "<li>" + esc(r) + "</li>";

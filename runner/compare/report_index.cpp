@@ -5,6 +5,7 @@
 
 #include <cmath>
 
+#include "common/units.hpp"
 #include "runner/report/human_format.hpp"
 #include "runner/report/report_json_access.hpp"
 #include "runner/report/report_plots.hpp"
@@ -102,7 +103,106 @@ void add_workload(DeviceIndex& d, const json::value& t, const json::value& w, si
   }
 }
 
+// The numbers of one direction of a fio lat_ns-carrying object (a host's client_stats entry, or a
+// merged one) with the noise of an interval series of IOPS beside IOPS and bandwidth (one block size
+// per workload: the bandwidth series is the IOPS series times a constant, with the same spread).
+void add_direction_metrics(WorkloadDirection& wd, const json::value& r, std::optional<double> iops_noise) {
+  const json::value& lat = obj(r, "lat_ns");
+  const json::value& pct = obj(lat, "percentile");
+  wd.metrics["iops"] = {num(r, "iops"), iops_noise};
+  wd.metrics["bw"] = {num(r, "bw_bytes"), iops_noise};
+  if (is_num(lat, "mean") && num(lat, "N", 1) > 0) wd.metrics["lat_mean"] = {num(lat, "mean"), std::nullopt};
+  if (is_num(pct, "50.000000")) wd.metrics["lat_p50"] = {num(pct, "50.000000"), std::nullopt};
+  if (is_num(pct, "99.000000")) wd.metrics["lat_p99"] = {num(pct, "99.000000"), std::nullopt};
+  if (is_num(pct, "99.990000")) wd.metrics["lat_p9999"] = {num(pct, "99.990000"), std::nullopt};
+}
+
+std::optional<double> interval_noise(const json::value& merged, const char* dir) {
+  std::vector<double> xs;
+  for (const auto& iv : arr(merged, "intervals")) xs.push_back(num(iv, std::string(dir) + "_iops"));
+  return cv_pct(xs);
+}
+
+std::string hosts_workload_label(const json::value& w) {
+  return fmt::format("{} {} QD{}x{}", str(w, "rw"), format_bytes(bytes(w, "bs_bytes")), num(w, "iodepth"), num(w, "numjobs"));
+}
+
+DeviceIndex& host_entry(std::vector<DeviceIndex>& devices, const std::string& host) {
+  const std::string path = "host " + host;
+  for (auto& d : devices)
+    if (d.path == path) return d;
+  DeviceIndex d;
+  d.position = devices.size();
+  d.path = path;
+  devices.push_back(std::move(d));
+  return devices.back();
+}
+
+// One workload of a multi-host test: the merged numbers on devices[0], each host's on its entry.
+void add_hosts_workload(std::vector<DeviceIndex>& devices, const json::value& t, const json::value& w, size_t rank) {
+  const json::value& merged = obj(w, "merged");
+  if (merged.as_object().empty()) return;  // the workload did not run (its "error" says why)
+  std::vector<SweepStep> sweep;
+  for (const auto& step : arr(w, "sweep")) {
+    const json::value& total = obj(obj(step, "merged"), "total");
+    const json::value& lat = obj(total, "lat_ns");
+    sweep.push_back({num(step, "iodepth") * num(step, "numjobs"), num(total, "iops"), num(lat, "mean") / 1e3,
+                     num(obj(lat, "percentile"), "99.000000") / 1e3});
+  }
+  for (const char* dir : {"read", "write"}) {
+    WorkloadDirection wd;
+    wd.test = str(t, "id");
+    wd.label = hosts_workload_label(w);
+    wd.direction = dir;
+    wd.key = fmt::format("{}/{}#{}/{}", wd.test, str(w, "rw"), rank, dir);
+    if (num(obj(merged, dir), "total_ios") > 0) {
+      WorkloadDirection m = wd;
+      add_direction_metrics(m, obj(merged, dir), interval_noise(merged, dir));
+      m.sweep = sweep;
+      devices[0].workloads.push_back(std::move(m));
+    }
+    if (const auto* hosts = obj(w, "hosts").if_object())
+      for (const auto& kv : *hosts) {
+        const json::value& r = obj(kv.value(), dir);
+        if (num(r, "total_ios") <= 0) continue;
+        WorkloadDirection h = wd;
+        add_direction_metrics(h, r, interval_noise(obj(obj(w, "host_merged"), kv.key()), dir));
+        host_entry(devices, std::string(kv.key())).workloads.push_back(std::move(h));
+      }
+  }
+}
+
 }  // namespace
+
+bool is_multi_host_report(const json::object& doc) { return str(doc, "kind") == "diskvet-hosts-report"; }
+
+ReportIndex index_hosts_report(const json::object& doc_object, const std::string& name) {
+  const json::value doc = doc_object;
+  ReportIndex r;
+  r.name = name;
+  r.hosts = true;
+  r.schema = report_schema_version(doc_object).value_or(0);
+  r.suite = str(doc, "suite");
+  r.started = str(doc, "started");
+  r.verdict = str(doc, "verdict");
+  r.complete = str(doc, "status") == "COMPLETE";
+  DeviceIndex merged;
+  merged.path = kMergedHosts;
+  merged.verdict = r.verdict;
+  r.devices.push_back(std::move(merged));
+  for (const auto& h : arr(doc, "hosts")) host_entry(r.devices, str(h, "name")).verdict = str(h, "state");
+  for (const auto& t : arr(doc, "tests")) {
+    const std::string id = str(t, "id");
+    r.devices[0].test_verdicts[id] = str(t, "status");
+    for (const auto& v : arr(t, "verdicts"))
+      if (str(v, "status") != "PASS") r.devices[0].failing.push_back(str(v, "test") + " " + str(v, "metric"));
+    if (const auto* per_host = obj(t, "host_verdicts").if_object())
+      for (const auto& kv : *per_host) host_entry(r.devices, std::string(kv.key())).test_verdicts[id] = str(kv.value(), "status");
+    std::map<std::string, size_t> ranks;
+    for (const auto& w : arr(t, "workloads")) add_hosts_workload(r.devices, t, w, ranks[str(w, "rw")]++);
+  }
+  return r;
+}
 
 ReportIndex index_report(const json::object& doc_object, const std::string& name) {
   const json::value doc = doc_object;

@@ -68,9 +68,24 @@ struct ReportIndex {
   int schema = 0;
   std::string suite, started, verdict;
   bool complete = true;
+  // A multi-host report (`diskvet run --hosts`): its "devices" are the merged array (path
+  // kMergedHosts, verdict the run's, a test verdict per test) and one per host (path "host NAME",
+  // verdict the host's state: ok, lost, unreachable, ...; a test verdict per test when the run had
+  // per-host limits). Compare matches them by that path: by test and by host name, never by drive.
+  bool hosts = false;
   std::vector<DeviceIndex> devices;
 };
 
+inline constexpr const char* kMergedHosts = "all hosts merged";
+
 ReportIndex index_report(const boost::json::object& doc, const std::string& name);
+
+// Whether doc is a multi-host report ("kind": "diskvet-hosts-report").
+bool is_multi_host_report(const boost::json::object& doc);
+// A multi-host report indexed per test workload and direction: the merged numbers (IOPS and
+// bandwidth summed over the hosts, latency percentiles from the summed json+ bins, the noise of the
+// merged interval series) and each host's own numbers (fio's, per host; noise from the host's own
+// interval series when the report kept it).
+ReportIndex index_hosts_report(const boost::json::object& doc, const std::string& name);
 
 }  // namespace diskvet::runner

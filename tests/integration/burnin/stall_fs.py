@@ -1,7 +1,8 @@
 #!/usr/bin/python3
 """The stall lab's file system (DESIGN.md "Test lab"): a FUSE passthrough of one directory whose
 reads and writes wait while CONTROL/hold exists, sleep CONTROL/delay_ms milliseconds each, and fail
-with EIO while CONTROL/fail exists.
+with EIO while CONTROL/fail exists; while CONTROL/corrupt holds "OFFSET LENGTH" (bytes of the file),
+reads return those bytes inverted (the file keeps what was written: a device that returns bad data).
 A loop device (buffered, not --direct-io) over a file in it is a block device that stalls or slows
 on command, on a kernel without device-mapper or null_blk.
 
@@ -21,6 +22,7 @@ class StallFs(Operations):
         self.hold = os.path.join(control, "hold")
         self.delay = os.path.join(control, "delay_ms")
         self.fail = os.path.join(control, "fail")
+        self.corrupt = os.path.join(control, "corrupt")
 
     def _full(self, path):
         return os.path.join(self.root, path.lstrip("/"))
@@ -52,9 +54,23 @@ class StallFs(Operations):
     def open(self, path, flags):
         return os.open(self._full(path), flags & ~os.O_CREAT)
 
+    def _corrupted(self, data, offset):
+        try:
+            with open(self.corrupt) as f:
+                at, length = (int(x) for x in f.read().split()[:2])
+        except (OSError, ValueError):
+            return data
+        lo, hi = max(at, offset), min(at + length, offset + len(data))
+        if lo >= hi:
+            return data
+        out = bytearray(data)
+        for i in range(lo - offset, hi - offset):
+            out[i] ^= 0xFF
+        return bytes(out)
+
     def read(self, path, size, offset, fh):
         self._wait()
-        return os.pread(fh, size, offset)
+        return self._corrupted(os.pread(fh, size, offset), offset)
 
     def write(self, path, data, offset, fh):
         self._wait()

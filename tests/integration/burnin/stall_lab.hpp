@@ -1,5 +1,6 @@
 // The stall lab: a loop device (buffered) over a file served by stall_fs.py, a FUSE file system
-// that holds every request while a flag file exists, slows each by a set delay, or fails them. Everything it
+// that holds every request while a flag file exists, slows each by a set delay, fails them, or
+// returns a range of bytes inverted to every read (the file keeps what was written). Everything it
 // makes (mount, daemon, loop device) is its own and is undone on destruction.
 #pragma once
 
@@ -53,6 +54,7 @@ class StallLoop {
   ~StallLoop() {
     release();
     heal();
+    stop_corrupting();
     set_delay_ms(0);
     loop_.reset();  // detached before its file system goes
     if (daemon_ > 0) {
@@ -75,6 +77,10 @@ class StallLoop {
   void fail_io() const { std::ofstream(dir_ / "control/fail") << "failed by the test\n"; }
   void heal() const { std::filesystem::remove(dir_ / "control/fail"); }
   void set_delay_ms(double ms) const { std::ofstream(dir_ / "control/delay_ms") << ms << "\n"; }
+  // Every read of the bytes [offset, offset + length) of the device returns them inverted, from now
+  // until stop_corrupting(); writes and the backing file are untouched.
+  void corrupt_reads(uint64_t offset, uint64_t length) const { std::ofstream(dir_ / "control/corrupt") << offset << " " << length << "\n"; }
+  void stop_corrupting() const { std::filesystem::remove(dir_ / "control/corrupt"); }
 
  private:
   void fail(std::string why) { why_ = std::move(why); }

@@ -10,6 +10,7 @@
 #include <sstream>
 
 #include "runner/report/report_file.hpp"
+#include "tests/support/hosts_report.hpp"
 #include "tests/support/run_command.hpp"
 #include "tests/support/null_run_report.hpp"
 
@@ -74,7 +75,7 @@ TEST_F(CompareFleetCli, AGateThatComparedNothingExitsFourAndAMultiHostReportIsRe
   auto r = diskvet("compare " + ok + " " + none + " --max-regression-pct 5");
   EXPECT_EQ(r.exit_code, 4) << r.out << r.err;
   EXPECT_NE(r.out.find("NOTHING COMPARED"), std::string::npos) << r.out;
-  // A multi-host report has no drives to match: compare and fleet say what it is instead of judging nothing.
+  // A multi-host report has no drives to match: compare (against a per-drive report) and fleet say what it is instead of judging nothing.
   boost::json::object hosts = {{"schema", "diskvet-report/2"}, {"kind", "diskvet-hosts-report"}, {"suite", "quick"}, {"verdict", "PASS"}};
   const std::string multi = save("hosts.json", hosts);
   auto c = diskvet("compare " + ok + " " + multi);
@@ -83,6 +84,40 @@ TEST_F(CompareFleetCli, AGateThatComparedNothingExitsFourAndAMultiHostReportIsRe
   auto f = diskvet("fleet " + multi);
   EXPECT_EQ(f.exit_code, 2) << f.out << f.err;
   EXPECT_NE(f.err.find("multi-host report"), std::string::npos) << f.err;
+}
+
+TEST_F(CompareFleetCli, TwoMultiHostReportsCompareByTestAndHostNameAndGateLikeDrives) {
+  const std::string before = save("before.json", dvt::hosts_report(DISKVET_UNIT_DATA));
+  const std::string slower = save("after.json", dvt::hosts_report(DISKVET_UNIT_DATA, {.slower = {{"h2", 0.5}}}));
+  auto same = diskvet("compare " + before + " " + before + " --max-regression-pct 5 --html " + (dir_ / "same.html").string());
+  EXPECT_EQ(same.exit_code, 0) << same.out << same.err;
+  EXPECT_NE(same.out.find("no regression beyond 5%"), std::string::npos) << same.out;
+  EXPECT_NE(same.out.find("all hosts merged  vs  all hosts merged"), std::string::npos) << same.out;
+  EXPECT_NE(read(dir_ / "same.html").find("Multi-host reports"), std::string::npos);
+  auto worse = diskvet("compare " + before + " " + slower + " --max-regression-pct 20 --metric iops --html " + (dir_ / "worse.html").string());
+  EXPECT_EQ(worse.exit_code, 1) << worse.out << worse.err;
+  EXPECT_NE(worse.out.find("REGRESSION: all hosts merged: randread-qd4"), std::string::npos) << worse.out;
+  EXPECT_NE(worse.out.find("REGRESSION: host h2: randread-qd4"), std::string::npos) << worse.out;
+  EXPECT_EQ(worse.out.find("REGRESSION: host h1"), std::string::npos) << worse.out;
+  EXPECT_NE(read(dir_ / "worse.html").find("regressions found"), std::string::npos);
+  // A host in one report only is listed; a run that measured nothing compares nothing (exit 4).
+  const std::string renamed = save("renamed.json", dvt::hosts_report(DISKVET_UNIT_DATA, {.name = {{"h2", "h3"}}}));
+  auto other = diskvet("compare " + before + " " + renamed);
+  EXPECT_EQ(other.exit_code, 0) << other.out << other.err;
+  EXPECT_NE(other.out.find("unmatched: host h3 only in " + renamed), std::string::npos) << other.out;
+  boost::json::object refused = dvt::hosts_report(DISKVET_UNIT_DATA);
+  refused["tests"] = boost::json::array();
+  auto none = diskvet("compare " + before + " " + save("refused.json", refused) + " --max-regression-pct 5");
+  EXPECT_EQ(none.exit_code, 4) << none.out << none.err;
+  EXPECT_NE(none.out.find("NOTHING COMPARED"), std::string::npos) << none.out;
+  // Mixed with a per-drive report, in either order: refused, saying why.
+  const std::string drives = save("drives.json", dvt::null_run_report({{.serial = "SN-A"}}, dvt::kNullSuite, kPassable));
+  for (const std::string& args : {drives + " " + before, before + " " + drives}) {
+    auto mixed = diskvet("compare " + args);
+    EXPECT_EQ(mixed.exit_code, 2) << mixed.out << mixed.err;
+    EXPECT_NE(mixed.err.find(before + ": is a multi-host report ('diskvet run --hosts') and " + drives + " a per-drive report"), std::string::npos)
+        << mixed.err;
+  }
 }
 
 TEST_F(CompareFleetCli, FleetReadsAFolderOfReportsWritesHtmlAndCsvAndExitsOneOnAnOutlier) {
