@@ -139,6 +139,12 @@ std::string device_section(const json::value& dev) {
   for (const auto& t : arr(dev, "tests")) {
     h += fmt::format("<h3>{} {}</h3>", esc(str(t, "id")), verdict_badge(str(t, "verdict")));
     if (!str(t, "description").empty()) h += "<p class=\"meta\">" + esc(str(t, "description")) + "</p>";
+    if (str(t, "verdict") != "PASS") {
+      std::string why;
+      for (const auto& r : arr(t, "reasons"))
+        if (r.is_string()) why += "<li>" + esc(std::string(r.get_string())) + "</li>";
+      if (!why.empty()) h += "<ul class=\"reasons\">" + why + "</ul>";
+    }
     if (auto m = read_matrix_table(t)) {
       h += matrix_html(str(t, "id"), *m);
       continue;

@@ -268,6 +268,7 @@ json::object device_json(const DeviceResult& d) {
     to["workloads"] = std::move(ws);
     to["verdicts"] = json::value_from(t.verdicts);
     to["verdict"] = to_string(t.verdict.status);
+    to["reasons"] = strings(t.verdict.reasons);
     tests.push_back(std::move(to));
   }
   o["tests"] = std::move(tests);

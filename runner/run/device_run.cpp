@@ -344,8 +344,17 @@ DeviceResult run_device(DevicePlan& d, const suites::Suite& suite, const RunOpti
   ev.on_phase(PhaseEvent{dev, Phase::health_after, "", -1, ""});
   monitor.finish(res);
   res.kernel_log = kernel_log.finish();
-  for (auto& p : watchdog_problems(res.watchdog, profile ? profile->burnin.max_stalls : std::nullopt, res.kernel_log))
-    res.facts.run_problems.push_back(std::move(p));
+  const std::optional<uint64_t> max_stalls = profile ? profile->burnin.max_stalls : std::nullopt;
+  for (auto& p : watchdog_problems(res.watchdog, max_stalls, res.kernel_log)) res.facts.run_problems.push_back(std::move(p));
+  // Stalls beyond what the profile allows fail the device, and each test they happened in shows FAIL
+  // too: a test whose I/O hung never reads PASS on the page, whatever its numbers.
+  if (res.watchdog.stall_count > max_stalls.value_or(0))
+    for (auto& t : res.tests)
+      if (auto it = res.watchdog.stalls_by_test.find(t.id); it != res.watchdog.stalls_by_test.end()) {
+        t.verdict.status = std::max(t.verdict.status, VerdictStatus::fail);
+        t.verdict.reasons.push_back(fmt::format("{}: {} I/O{} out longer than io_timeout {} s", t.id, it->second, it->second == 1 ? "" : "s",
+                                                res.watchdog.io_timeout_s));
+      }
   if (auto after = read_host_cpu(); after && host_cpu_before) {
     res.host_cpu = host_cpu_share(*host_cpu_before, *after, sysconf(_SC_CLK_TCK));
     res.host_cpu_window_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - host_cpu_start).count();

@@ -3,6 +3,8 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+
 namespace diskvet::runner {
 
 namespace {
@@ -85,6 +87,23 @@ Rollup rollup_test(const TestRecord& test, const suites::TestLimits* limits, std
       r.status = std::max(r.status, VerdictStatus::not_judged);
       r.reasons.push_back(fmt::format("{}: not judged: {}", test.id, no_limits_reason));
     }
+  }
+  // What a workload of this test found wrong with the device fails the test too, not only the
+  // device: a verify test that read back bad data, or any test whose I/O failed, never shows PASS.
+  uint64_t io_errors = 0, bad_blocks = 0, bad_reads = 0;
+  for (const auto& w : test.workloads) {
+    io_errors += w.result.io_errors;
+    bad_blocks += w.result.verify.bad_blocks;
+    bad_reads += w.result.verify.mismatches;
+  }
+  if (io_errors) {
+    r.status = std::max(r.status, VerdictStatus::fail);
+    r.reasons.push_back(fmt::format("{}: {} I/O error{}", test.id, io_errors, io_errors == 1 ? "" : "s"));
+  }
+  if (bad_reads) {
+    r.status = std::max(r.status, VerdictStatus::fail);
+    r.reasons.push_back(fmt::format("{}: {} bad block{} found by {} read{}", test.id, bad_blocks, bad_blocks == 1 ? "" : "s", bad_reads,
+                                    bad_reads == 1 ? "" : "s"));
   }
   if (test.workloads.empty()) {
     r.status = VerdictStatus::error;

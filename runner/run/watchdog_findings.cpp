@@ -15,6 +15,7 @@ void WatchdogRecord::add(const std::string& test_id, const Measurement& m, uint3
   io_timeout_s = std::max(io_timeout_s, m.workload.io_timeout_s);
   io_grace_s = std::max(io_grace_s, m.workload.io_grace_s);
   stall_count += m.stall_count;
+  if (m.stall_count) stalls_by_test[test_id] += m.stall_count;
   for (const auto& s : m.stalls)
     if (stalls.size() < kMaxListed) stalls.push_back({test_id, s, s.offset_bytes / (lbs ? lbs : 512)});
   if (m.abandoned && !abandoned) {

@@ -6,6 +6,7 @@
 #include <boost/json.hpp>
 
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -27,6 +28,7 @@ struct WatchdogRecord {
   double io_grace_s = 0;
   std::vector<DeviceStall> stalls;  // the first kMaxListed, in order
   uint64_t stall_count = 0;
+  std::map<std::string, uint64_t> stalls_by_test;  // every phase of the test (warmup, rounds, sweep steps) counted
   bool abandoned = false;           // an I/O never came back: the device's run stopped there
   std::string abandon_detail;
 

@@ -3,6 +3,8 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include "runner/run/outliers.hpp"
 
 using namespace diskvet;
@@ -154,6 +156,30 @@ TEST(TestVerdicts, ATestWithoutLimitsIsNotJudgedUnlessItVerifiesItsData) {
   // ...but not when one of its workloads does not verify.
   t.workloads.push_back(record(Pattern::randwrite, 0, 1000, 10'000));
   EXPECT_EQ(rollup_test(t, nullptr, "no profile").status, VerdictStatus::not_judged);
+}
+
+TEST(TestVerdicts, AVerifyTestThatReadBadDataOrHitIoErrorsFailsItselfNotOnlyItsDevice) {
+  TestRecord t;
+  t.id = "sequential-read-verify";
+  t.workloads = {record(Pattern::read, 1000, 0, 10'000)};
+  t.workloads[0].workload.verify = true;
+  ASSERT_EQ(rollup_test(t, nullptr, "no profile").status, VerdictStatus::pass);
+  t.workloads[0].result.verify.mismatches = 3;
+  t.workloads[0].result.verify.bad_blocks = 1;
+  Rollup bad = rollup_test(t, nullptr, "no profile");
+  EXPECT_EQ(bad.status, VerdictStatus::fail);
+  ASSERT_EQ(bad.reasons.size(), 1u);
+  EXPECT_EQ(bad.reasons[0], "sequential-read-verify: 1 bad block found by 3 reads");
+  // I/O errors fail a test with limits too, even when every number it measured passes.
+  TestRecord p;
+  p.id = "t";
+  p.workloads = {record(Pattern::randread, 1000, 0, 10'000)};
+  p.workloads[0].result.io_errors = 2;
+  auto l = limits({{"read.iops", Limit::Bound::min, 10}});
+  p.verdicts = judge_test(p, &l, TrustFacts{});
+  Rollup r = rollup_test(p, &l, "");
+  EXPECT_EQ(r.status, VerdictStatus::fail);
+  EXPECT_NE(std::find(r.reasons.begin(), r.reasons.end(), "t: 2 I/O errors"), r.reasons.end());
 }
 
 TEST(TestVerdicts, ATestThatNeverStartedIsAnError) {

@@ -73,6 +73,24 @@ TEST_F(BurninPage, ARealStallAndARealMismatchAreInTheReportTheBrowserTestRenders
     EXPECT_EQ(m.at("first_bad_byte").to_number<uint64_t>(), 4096u) << m;
     EXPECT_EQ(m.at("last_bad_byte").to_number<uint64_t>(), 4607u) << m;
   }
+  // The tests the stall and the bad data happened in read FAIL themselves, with why, not only the
+  // device: the page shows each test's badge.
+  auto test_named = [&](std::string_view id) -> const boost::json::object* {
+    for (const auto& t : d.at("tests").as_array())
+      if (t.at("id").as_string() == id) return &t.as_object();
+    return nullptr;
+  };
+  auto reasons_of = [](const boost::json::object& t) { return boost::json::serialize(t.at("reasons")); };
+  for (const auto& s : wd.at("stalls").as_array()) {
+    const auto* t = test_named(s.at("test").as_string());
+    ASSERT_NE(t, nullptr) << s;
+    EXPECT_EQ(t->at("verdict").as_string(), "FAIL") << s;
+    EXPECT_NE(reasons_of(*t).find("longer than io_timeout"), std::string::npos) << reasons_of(*t);
+  }
+  const auto* read_verify = test_named("sequential-read-verify");
+  ASSERT_NE(read_verify, nullptr);
+  EXPECT_EQ(read_verify->at("verdict").as_string(), "FAIL");
+  EXPECT_NE(reasons_of(*read_verify).find("bad block"), std::string::npos) << reasons_of(*read_verify);
   if (out && !::testing::Test::HasFailure()) {
     std::filesystem::copy_file(file("r.json"), out, std::filesystem::copy_options::overwrite_existing);
     std::printf("burn-in report of a real stall and a real mismatch saved for the browser test: %s\n", out);
