@@ -95,6 +95,21 @@ stage_tools() {
   # smartctl's drive database and nvme-cli work without config files.
 }
 
+# diskvet.serve=1 (serve.sh): OpenSSH's sshd, key-only, and ssh-keygen for the host key and the
+# fingerprints printed at boot. procps' ps and pgrep too: the controller of `diskvet run --hosts`
+# runs `ps -o pid= --ppid` and `pgrep -f` on the host, and busybox's ps has no --ppid while Debian's
+# busybox has no pgrep at all (its post-run check for leftover fio jobs would see nothing).
+stage_ssh() {
+  local b
+  for b in /usr/sbin/sshd /usr/bin/ssh-keygen /usr/bin/ps /usr/bin/pgrep; do
+    [ -x "$b" ] || die "$b is missing: run scripts/deps.sh (scripts/packages/image.txt: openssh-server, procps)"
+    copy_binary "$b"
+  done
+  ln -sf pgrep "$root/usr/bin/pkill"
+  install -D -m 0644 "$here/serve.sh" "$root/usr/lib/diskvet/serve.sh"
+  install -D -m 0755 "$here/udhcpc.script" "$root/usr/lib/diskvet/udhcpc.script"
+}
+
 # Debian's fio links the Ceph, Gluster, RDMA and PMEM engines: ~75 MiB of libraries (ICU data alone
 # is 30 MiB), more than the rest of the image together. Unpacked into the initramfs they would not
 # fit a 256 MiB machine, so fio and the libraries only it needs go into a compressed squashfs that
@@ -102,13 +117,15 @@ stage_tools() {
 stage_fio() {
   local tools="$stage/tools" f
   [ -x /usr/bin/fio ] || die "/usr/bin/fio is missing: run scripts/deps.sh (scripts/packages/image.txt)"
+  # Merged /usr here too: ldd names a library /lib/... or /usr/lib/... depending on the order of the
+  # build machine's ld.so.cache, and the wrapper below looks in usr/lib only.
+  mkdir -p "$tools/usr/lib" "$tools/usr/lib64"
+  ln -s usr/lib "$tools/lib"; ln -s usr/lib64 "$tools/lib64"
   copy_binary /usr/bin/fio "$tools"
   # Libraries the image already has stay out: one copy of libc, loaded from one place.
   (cd "$tools" && find . -type f) | while read -r f; do
-    [ -e "$root/${f#./}" ] && rm "$tools/${f#./}"
+    if [ -e "$root/${f#./}" ]; then rm "$tools/${f#./}"; fi
   done
-  mkdir -p "$root/usr/lib/diskvet"
-  mksquashfs "$tools" "$root/usr/lib/diskvet/tools.sqfs" -comp zstd -Xcompression-level 19 -all-root -no-progress -quiet >/dev/null
   cat > "$root/usr/bin/fio" <<'WRAP'
 #!/bin/sh
 # fio lives on the tools squashfs that init mounts at /opt/tools (see image/build.sh, stage_fio).
@@ -117,6 +134,12 @@ lib=/opt/tools/usr/lib/x86_64-linux-gnu
 LD_LIBRARY_PATH=$lib:$lib/ceph exec /opt/tools/usr/bin/fio "$@"
 WRAP
   chmod 0755 "$root/usr/bin/fio"
+}
+
+# The tools squashfs: fio and its libraries (stage_fio), the network drivers (stage_modules).
+pack_tools() {
+  mkdir -p "$root/usr/lib/diskvet"
+  mksquashfs "$stage/tools" "$root/usr/lib/diskvet/tools.sqfs" -comp zstd -Xcompression-level 19 -all-root -no-progress -quiet >/dev/null
 }
 
 # udevd with the distribution's rules, so libudev sees the same properties (ID_SERIAL, ID_WWN,
@@ -132,19 +155,38 @@ stage_udev() {
 }
 
 # The storage modules and everything they depend on, from the kernel's own depmod data
-# (modprobe --show-depends honours softdeps too); depmod then indexes just this subset.
+# (modprobe --show-depends honours softdeps too); depmod then indexes just this subset. The network
+# drivers of modules-net.txt (diskvet.serve=1) and what only they need are indexed the same way, then
+# moved to the tools squashfs with a link left at their path, which init's modprobe follows once
+# /opt/tools is mounted (before udevd loads any driver).
 stage_modules() {
   local m path
   local moddir="/lib/modules/$kver"
   mkdir -p "$root$moddir"
+  : > "$stage/net-modules"
   while read -r m; do
     while read -r path; do copy_file "$path"; done < <(modprobe -S "$kver" --show-depends "$m" 2>/dev/null | awk '$1 == "insmod" {print $2}')
     modprobe -S "$kver" --show-depends "$m" >/dev/null 2>&1 || echo "image/build.sh: note: module $m not in kernel $kver, skipped" >&2
-  done < <(sed 's/#.*//' "$here/modules.txt" | tr -s ' \t' '\n' | grep -v '^$')
+  done < <(module_names "$here/modules.txt")
+  while read -r m; do
+    while read -r path; do
+      [ -e "$root$path" ] && continue
+      copy_file "$path"
+      echo "$path" >> "$stage/net-modules"
+    done < <(modprobe -S "$kver" --show-depends "$m" 2>/dev/null | awk '$1 == "insmod" {print $2}')
+    modprobe -S "$kver" --show-depends "$m" >/dev/null 2>&1 || echo "image/build.sh: note: module $m not in kernel $kver, skipped" >&2
+  done < <(module_names "$here/modules-net.txt")
   cp "$moddir"/modules.{order,builtin,builtin.modinfo} "$root$moddir/"
   depmod -b "$root" "$kver"
-  sed 's/#.*//' "$here/modules.txt" | tr -s ' \t' '\n' | grep -v '^$' > "$root/etc/diskvet-modules"
+  while read -r path; do
+    mkdir -p "$(dirname "$stage/tools$path")"
+    mv "$root$path" "$stage/tools$path"
+    ln -s "/opt/tools$path" "$root$path"
+  done < "$stage/net-modules"
+  module_names "$here/modules.txt" > "$root/etc/diskvet-modules"
 }
+
+module_names() { sed 's/#.*//' "$1" | tr -s ' \t' '\n' | grep -v '^$'; }
 
 # The TUI needs terminfo for the console (linux), serial terminals (vt100) and ssh/xterm.
 stage_terminfo() {
@@ -156,9 +198,13 @@ stage_terminfo() {
 }
 
 stage_etc() {
-  printf 'root:x:0:0:root:/root:/bin/sh\n' > "$root/etc/passwd"
+  # sshd's privilege separation runs as "sshd". No password works for anyone: '*' in shadow.
+  printf 'root:x:0:0:root:/root:/bin/sh\nsshd:x:100:65534::/run/sshd:/usr/sbin/nologin\n' > "$root/etc/passwd"
+  printf 'root:*:19000:0:99999:7:::\nsshd:*:19000:0:99999:7:::\n' > "$root/etc/shadow"
+  chmod 0600 "$root/etc/shadow"
+  printf 'passwd: files\ngroup: files\nshadow: files\nhosts: files\n' > "$root/etc/nsswitch.conf"
   # udev rules name these groups; without them udevd logs an error per rule.
-  printf 'root:x:0:\ndisk:x:6:\ncdrom:x:24:\ntape:x:26:\ndialout:x:20:\nkmem:x:15:\ntty:x:5:\naudio:x:29:\nvideo:x:44:\ninput:x:105:\nkvm:x:106:\nrender:x:107:\nsgx:x:108:\nlp:x:7:\nfloppy:x:25:\n' > "$root/etc/group"
+  printf 'root:x:0:\ndisk:x:6:\ncdrom:x:24:\ntape:x:26:\ndialout:x:20:\nkmem:x:15:\ntty:x:5:\naudio:x:29:\nvideo:x:44:\ninput:x:105:\nkvm:x:106:\nrender:x:107:\nsgx:x:108:\nlp:x:7:\nfloppy:x:25:\nnogroup:x:65534:\n' > "$root/etc/group"
   echo diskvet > "$root/etc/hostname"
   ln -sf /proc/mounts "$root/etc/mtab"
   mkdir -p "$root/etc/diskvet"
@@ -213,10 +259,12 @@ main() {
   make_medium_id
   make_skeleton
   stage_tools
+  stage_ssh
   stage_fio
   stage_udev
   stage_busybox
   stage_modules
+  pack_tools
   stage_terminfo
   stage_etc
   pack_initrd

@@ -7,6 +7,13 @@ esac
 export PATH=/usr/sbin:/usr/bin HOME=/root
 # CLI11 lists the subcommands a build has under "Subcommands:" in --help.
 has() { diskvet --help 2>/dev/null | sed -n '/^Subcommands:/,$p' | grep -q "^  $1 "; }
+# diskvet.serve=1: what init started (or refused) stays on the screen until someone is there, so the
+# addresses and the host key's fingerprint can be read off the console before anyone connects.
+if [ -s /run/diskvet/serve.console ]; then
+  cat /run/diskvet/serve.console
+  echo "Press Enter for the console (the SSH server keeps running)."
+  read -r _
+fi
 if [ ! -e /run/diskvet/shell-only ] && has tui; then
   echo "diskvet appliance ready: $(diskvet --version), starting the TUI"
   reports=/media/diskvet/reports

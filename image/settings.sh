@@ -4,7 +4,7 @@
 # never evaluated, and a device or consent reaches diskvet only as the exact word the operator wrote.
 #
 # Needs from the caller: say, whole_disks, is_boot_medium, $STATE, $DATA_MNT, $data_dev.
-# Sets: s_run s_devices s_destroy s_profile s_poweroff s_deadline s_shell, run_devices.
+# Sets: s_run s_devices s_destroy s_profile s_poweroff s_deadline s_shell s_serve, run_devices.
 
 # diskvet.conf first, then the kernel command line over it.
 #   load_settings CONF_FILE CMDLINE_FILE
@@ -44,9 +44,16 @@ set_setting() {
     poweroff) s_poweroff=$2 ;;
     deadline) s_deadline=$2 ;;
     shell) s_shell=$2 ;;
+    serve) s_serve=$2 ;;
     boot) [ "$3" = "kernel command line" ] || bad_setting "diskvet.boot comes from the boot loader (image/grub.cfg), not from $3" ;;
-    *) bad_setting "unknown setting '$1' (from the $3); known: run, devices, destroy-data, profile, poweroff, deadline, shell" ;;
+    *) bad_setting "unknown setting '$1' (from the $3); known: run, devices, destroy-data, profile, poweroff, deadline, shell, serve" ;;
   esac
+}
+
+# diskvet.serve=1's keys: authorized_keys on the mounted DISKVET partition with a line that is not
+# blank or a comment (image/serve.sh then has ssh-keygen read each key before sshd starts).
+serve_keys_present() {
+  [ -n "$data_dev" ] && [ -f "$DATA_MNT/authorized_keys" ] && grep -q '^[[:blank:]]*[^#[:blank:]]' "$DATA_MNT/authorized_keys"
 }
 
 # The words of a list setting (devices, destroy-data), one per line: commas and blanks separate.
@@ -92,6 +99,13 @@ validate_settings() {
   case "${s_deadline:-0}" in *[!0-9]*|'') bad_setting "diskvet.deadline=$s_deadline: must be a whole number of seconds" ;;
     ??????????*) bad_setting "diskvet.deadline=$s_deadline: at most 999999999 seconds" ;; esac
   case "${s_shell:-0}" in 0) ;; 1) touch "$STATE/shell-only" ;; *) bad_setting "diskvet.shell=$s_shell: must be 0 or 1" ;; esac
+  # serve=1 takes keys only, from the DISKVET partition: without one, nothing is served (and, as with
+  # any bad parameter, nothing runs), rather than an SSH server nobody can check the door of.
+  case "${s_serve:-0}" in
+    0) ;;
+    1) serve_keys_present || bad_setting "diskvet.serve=1: no public key in authorized_keys on the DISKVET partition${data_dev:+ ($data_dev)}: the SSH server is not started (it takes keys only, from that file)" ;;
+    *) bad_setting "diskvet.serve=$s_serve: must be 0 or 1" ;;
+  esac
   [ -n "$s_run" ] || return 0
   case "$s_run" in
     quick|acceptance|burnin) ;;

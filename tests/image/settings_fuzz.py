@@ -9,7 +9,9 @@ shell metacharacters. Each case is checked against a model of what the settings 
 - every setting lands where the model says (conf first, the command line over it, the last one wins),
   the number of BAD PARAMETER lines is the model's, and the shell prints nothing on stderr;
 - when nothing is bad and a suite is named, diskvet gets exactly the model's arguments (each device and
-  each consent one argument, as written); when anything is bad, diskvet is not run at all.
+  each consent one argument, as written); when anything is bad, diskvet is not run at all;
+- serve=1 is bad unless the DISKVET partition has an authorized_keys with a key line (a missing file or
+  one of comments and blanks is refused: no SSH server without a key).
 
   settings_fuzz.py SETTINGS_SH [--seconds S] [--seed N]   (random cases for S seconds, at least 20)
 Exit 77 (skipped) without busybox. A failing case is printed whole, with the seed that makes it.
@@ -17,7 +19,8 @@ Exit 77 (skipped) without busybox. A failing case is printed whole, with the see
 import os, random, re, shutil, stat, subprocess, sys, tempfile, time
 
 SKIP = 77
-KEYS = ["run", "devices", "destroy-data", "profile", "poweroff", "deadline", "shell"]
+KEYS = ["run", "devices", "destroy-data", "profile", "poweroff", "deadline", "shell", "serve"]
+AUTHORIZED_KEYS = {None: None, "key": "# lab\nssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIFake lab\n", "comments": "# none yet\n\n  \t\n"}
 DISKS = ["/dev/fakea", "/dev/fakeb", "/dev/fakec"]          # fakeb is the boot medium
 PROPS = {"/dev/fakea": ["ID_SERIAL_SHORT=SERA", "ID_WWN=0x5000a"], "/dev/fakeb": ["ID_SERIAL_SHORT=SERB"],
          "/dev/fakec": ["ID_SERIAL_SHORT=SERC", "ID_SERIAL=Model_SERC"]}
@@ -50,8 +53,8 @@ def split_ids(v):
 
 
 class Model:
-    def __init__(self, cwd, data_mnt):
-        self.cwd, self.data_mnt = cwd, data_mnt
+    def __init__(self, cwd, data_mnt, keys):
+        self.cwd, self.data_mnt, self.keys = cwd, data_mnt, keys
         self.s = {k: "" for k in KEYS}
         self.bad = 0
 
@@ -106,6 +109,8 @@ class Model:
         if not re.fullmatch(r"[0-9]+", d) or len(d) >= 10:
             self.bad += 1
         if (s["shell"] or "0") not in ("0", "1"):
+            self.bad += 1
+        if (s["serve"] or "0") not in ("0", "1") or (s["serve"] == "1" and self.keys != "key"):
             self.bad += 1
         run = s["run"]
         if not run:
@@ -170,7 +175,7 @@ udevadm() {
 diskvet() { for a in "$@"; do printf '%s\0' "$a"; done > "$T/argv"; }
 . "$SETTINGS"
 load_settings "$T/diskvet.conf" "$T/cmdline"
-for k in run devices destroy profile poweroff deadline shell; do eval "printf '%s' \"\$s_$k\"" > "$T/out.$k"; done
+for k in run devices destroy profile poweroff deadline shell serve; do eval "printf '%s' \"\$s_$k\"" > "$T/out.$k"; done
 validate_settings
 if [ ! -s "$STATE/bad-settings" ] && [ -n "$s_run" ]; then run_suite REPORT; fi
 '''
@@ -187,7 +192,7 @@ def rand_value(rng, key):
     if pick < 0.35:
         return rand_text(rng, 12)
     pools = {"run": RUNS, "devices": IDS, "destroy-data": IDS, "profile": PROFILES,
-             "poweroff": NUMS, "deadline": NUMS, "shell": NUMS}
+             "poweroff": NUMS, "deadline": NUMS, "shell": NUMS, "serve": NUMS}
     pool = pools.get(key, IDS)
     if key in ("devices", "destroy-data") and rng.random() < 0.4:
         return ",".join(rng.choice(IDS + NASTY[:8]) for _ in range(rng.randint(2, 3)))
@@ -230,7 +235,7 @@ def rand_case(rng):
             words.append("diskvet." + key.replace(" ", "") + "=" + val)
         else:
             words.append(rng.choice(["console=ttyS0", "quiet", "diskvet.run", "panic=-1", "BOOT_IMAGE=/vmlinuz"]))
-    return conf, " ".join(words) + "\n"
+    return conf, " ".join(words) + "\n", rng.choice(list(AUTHORIZED_KEYS))
 
 
 # Fixed cases first: each a way a value could have reached a disk it should not.
@@ -250,10 +255,16 @@ FIXED = [
     # SERIAL/NSID with an empty part named a disk without nsid and serial files (fuzz seed 371379314).
     (None, "diskvet.run=quick diskvet.destroy-data=/\n"),
     (None, "diskvet.run=quick diskvet.devices=/ diskvet.destroy-data=SERA/\n"),
+    # serve=1 without a key on the stick: refused, and the run with it (no SSH server without a key).
+    (None, "diskvet.serve=1 diskvet.run=quick diskvet.devices=SERA\n", None),
+    ("serve=1\n", "diskvet.run=quick diskvet.devices=SERA\n", "comments"),
+    ("serve=1\n", "diskvet.run=quick diskvet.devices=SERA\n", "key"),
+    ("serve=1\n", "diskvet.serve=0\n", None),
+    (None, "diskvet.serve=yes\n", "key"),
 ]
 
 
-def run_case(tmp, bindir, settings, conf, cmdline):
+def run_case(tmp, bindir, settings, conf, cmdline, keys=None):
     case = tempfile.mkdtemp(dir=tmp)
     for sub in ["state", "data", "data/sub", "sysblock/fakea", "sysblock/fakeb", "sysblock/fakec"]:
         os.makedirs(os.path.join(case, sub))
@@ -264,10 +275,13 @@ def run_case(tmp, bindir, settings, conf, cmdline):
             f.write(conf)
     with open(os.path.join(case, "cmdline"), "w", encoding="utf-8") as f:
         f.write(cmdline)
+    if AUTHORIZED_KEYS[keys] is not None:
+        with open(os.path.join(case, "data", "authorized_keys"), "w", encoding="utf-8") as f:
+            f.write(AUTHORIZED_KEYS[keys])
     env = {"PATH": bindir, "T": case, "SETTINGS": settings, "LC_ALL": "C", "HOME": "/nonexistent"}
     p = subprocess.run([os.path.join(bindir, "sh"), "-c", DRIVER], cwd=case, env=env, capture_output=True,
                        timeout=120)
-    model = Model(case, os.path.join(case, "data"))
+    model = Model(case, os.path.join(case, "data"), keys)
     model.load(conf, cmdline)
     got = {k: open(os.path.join(case, "out." + (k if k != "destroy-data" else "destroy")), encoding="utf-8",
                    errors="surrogateescape").read() for k in KEYS}
@@ -293,7 +307,7 @@ def run_case(tmp, bindir, settings, conf, cmdline):
         problems.append(f"diskvet argv {argv} != model {expect}")
     if problems:
         print("FAIL:", *problems, sep="\n  ")
-        print("diskvet.conf:", repr(conf), "\ncmdline:", repr(cmdline))
+        print("diskvet.conf:", repr(conf), "\ncmdline:", repr(cmdline), "\nauthorized_keys:", keys)
         print("stdout:", p.stdout.decode(errors="replace"))
         return False
     shutil.rmtree(case)
@@ -309,14 +323,13 @@ def main():
     seed = int(args[args.index("--seed") + 1]) if "--seed" in args else random.SystemRandom().randrange(2**32)
     with tempfile.TemporaryDirectory() as tmp:
         bindir = busybox_bin(tmp)
-        for conf, cmdline in FIXED:
-            if not run_case(tmp, bindir, settings, conf, cmdline):
+        for fixed in FIXED:
+            if not run_case(tmp, bindir, settings, *fixed):
                 sys.exit(1)
         rng = random.Random(seed)
         n, deadline = 0, time.monotonic() + seconds
         while time.monotonic() < deadline or n < 20:
-            conf, cmdline = rand_case(rng)
-            if not run_case(tmp, bindir, settings, conf, cmdline):
+            if not run_case(tmp, bindir, settings, *rand_case(rng)):
                 print(f"seed {seed}, case {n}: rerun with --seed {seed}")
                 sys.exit(1)
             n += 1
