@@ -187,7 +187,7 @@ def main():
             return 1
         subprocess.run([fixtures, work], check=True)
         shutil.copy(checked_in, os.path.join(work, "schema1-quick-two-loops.json"))
-        pages = {"multi-pass": 2, "fail": 1, "burnin-stall-mismatch": 1, "schema1-quick-two-loops": 2}
+        pages = {"multi-pass": 2, "fail": 1, "burnin-stall-mismatch": 1, "cloud-burst": 1, "schema1-quick-two-loops": 2}
         problems = []
         for name, cards in pages.items():
             html = os.path.join(work, name + ".html")
@@ -199,6 +199,10 @@ def main():
                 page = f.read()
             if name == "burnin-stall-mismatch":
                 for needle in ('data-plot="health"', "stall 5 s", "Mismatch at LBA 16384 ", "Stall: read at LBA 2048 "):
+                    if needle not in page:
+                        problems.append(f"{name}: '{needle}' is not on the page")
+            if name == "cloud-burst":
+                for needle in ("burst ends: 1000 to 60 IOPS", "Burst: burst of 1000 IOPS for 10 s, then a baseline of 60 IOPS"):
                     if needle not in page:
                         problems.append(f"{name}: '{needle}' is not on the page")
             problems += check_page(browser, html, work, artifacts, name, cards)
