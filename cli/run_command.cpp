@@ -370,8 +370,8 @@ Action register_run(CLI::App& app) {
   run->add_option("--precondition-limit", o->precondition_limit, "Cap preconditioning at this time (the report says how much was written)");
   run->add_option("--duration", o->duration, "Measurement window of every timed workload (and at most each steady-state round); full passes run to their size");
   run->add_option("--host-cap", o->host_cap,
-                  "The host's (VM's) uncached disk limit, iops=N,mbps=M (MB/s): caps every IOPS and MB/s floor of the profile; "
-                  "the report says which limit bound each");
+                  "The host's (VM's) uncached disk limit, iops=N,mbps=M (MB/s) or a VM size (azure:Standard_B2ms, aws:m5.large; "
+                  "see 'diskvet suites'): caps every IOPS and MB/s floor of the profile; the report says which limit bound each");
   run->add_option("--rate-cap", o->rate_caps, "Lab: cap DEV at IOPS total to emulate a slower device (DEV=IOPS)");
   run->add_option("--scratch-size", o->scratch_size, "Size of the scratch target when no device is named")->capture_default_str();
   run->add_option("--directory", o->directory,

@@ -8,6 +8,7 @@
 #include "suites/cloud_profile.hpp"
 #include "suites/profile.hpp"
 #include "suites/suite.hpp"
+#include "suites/vm_size.hpp"
 
 namespace diskvet::cli {
 
@@ -47,6 +48,17 @@ int list_suites() {
   }
   out += "  Each limit carries the provider's document and date; latency limits only where the provider publishes one, as a\n"
          "  design target. --host-cap iops=N,mbps=M caps them at the VM's limit.\n";
+  out += "\nVM sizes (--host-cap PROVIDER:SIZE: the VM's uncached disk IOPS and MB/s from the provider's size table):\n";
+  for (const char* provider : {"azure", "aws"}) {
+    std::string line;
+    for (const auto& n : suites::vm_size_names(provider)) {
+      const std::string name = n.substr(n.find(':') + 1);
+      auto vm = suites::find_vm_size(provider, name);
+      line += fmt::format("  {:<24} {:>6.0f} IOPS {:>8g} MB/s\n", n, vm->iops, vm->mbps);
+    }
+    out += line;
+  }
+  out += fmt::format("  {}\n", suites::vm_size_notes());
   std::fputs(out.c_str(), stdout);
   return 0;
 }

@@ -149,10 +149,21 @@ $(ids_of "$s_destroy")
 EOF
   case "$s_profile" in
     ""|auto) ;;
+    # A cloud family with parameters (aws-gp3:iops=6000,mbps=250): only letters, digits and "-._:=,",
+    # then the exact shape FAMILY:KEY=VALUE[,KEY=VALUE...], each value a number (with a size unit) or a
+    # tier (P10). diskvet itself then checks the family and its parameters.
+    *:*) case "$s_profile" in
+           -*|*[!A-Za-z0-9._:=,-]*) bad_setting "diskvet.profile=$s_profile: a cloud family with parameters is FAMILY:KEY=NUMBER,..., e.g. aws-gp3:iops=6000,mbps=250" ;;
+           *) printf '%s\n' "$s_profile" | grep -qxE "$profile_params_re" ||
+                bad_setting "diskvet.profile=$s_profile: a cloud family with parameters is FAMILY:KEY=NUMBER,..., e.g. aws-gp3:iops=6000,mbps=250" ;;
+         esac ;;
     -*|*[!A-Za-z0-9._/-]*) bad_setting "diskvet.profile=$s_profile: a profile name or a .json file on the DISKVET partition" ;;
     *) [ -f "$DATA_MNT/$s_profile" ] && s_profile="$DATA_MNT/$s_profile" ;;
   esac
 }
+
+# FAMILY:KEY=VALUE[,KEY=VALUE...] of diskvet.profile (see validate_settings).
+profile_params_re='[a-z][a-z0-9-]*:[a-z]+=([0-9]+(\.[0-9]+)?[kmgtKMGT]?|[A-Za-z][0-9]+)(,[a-z]+=([0-9]+(\.[0-9]+)?[kmgtKMGT]?|[A-Za-z][0-9]+))*'
 
 # The suite run the settings ask for: each device and each consent one argument, as written.
 #   run_suite REPORT_FILE

@@ -12,6 +12,7 @@
 #include <cmath>
 
 #include "common/units.hpp"
+#include "suites/vm_size.hpp"
 
 namespace diskvet::suites {
 
@@ -344,6 +345,25 @@ Profile cloud_profile(const CloudSpec& s) {
 Result<HostCap> parse_host_cap(const std::string& text) {
   HostCap cap;
   cap.text = text;
+  // PROVIDER:SIZE, a VM size from the shipped table.
+  if (auto colon = text.find(':'); colon != std::string::npos && text.find('=') == std::string::npos) {
+    const std::string provider = text.substr(0, colon), name = text.substr(colon + 1);
+    if (provider != "azure" && provider != "aws")
+      return usage_error("--host-cap " + text, fmt::format("has no VM sizes for '{}'", provider),
+                         std::string("azure:SIZE or aws:TYPE, or iops=N,mbps=M. ") + vm_size_notes());
+    auto vm = find_vm_size(provider, name);
+    if (!vm) {
+      std::string names;
+      for (const auto& n : vm_size_names(provider)) names += (names.empty() ? "" : ", ") + n;
+      return usage_error("--host-cap " + text, fmt::format("is not a VM size in the shipped table"),
+                         "sizes: " + names + "; or give the size's limits as iops=N,mbps=M");
+    }
+    cap.iops = vm->iops;
+    cap.mbps = vm->mbps;
+    cap.vm_size = fmt::format("{} {}", provider == "azure" ? "Azure" : "AWS", vm->name);
+    cap.source = vm->source;
+    return cap;
+  }
   auto args = parse_profile_args("host:" + text);
   if (!args) return usage_error("--host-cap " + text, args.error().what, "e.g. --host-cap iops=1920,mbps=22.5");
   args->name = "host";
@@ -377,8 +397,12 @@ void apply_host_cap(Profile& p, const HostCap& cap, std::string& bound) {
         continue;
       }
       if (host >= l.limit.value) continue;
-      std::string line = fmt::format("{} {}: the host cap ({}) binds, below the disk's {:g}", t.test_id, l.name, why, l.limit.value);
-      l.source = fmt::format("host cap --host-cap {} ({}), below the disk's {:g} ({})", cap.text, why, l.limit.value, l.source);
+      std::string line = cap.vm_size.empty()
+                             ? fmt::format("{} {}: the host cap ({}) binds, below the disk's {:g}", t.test_id, l.name, why, l.limit.value)
+                             : fmt::format("{} {}: the VM size {} ({}) binds, below the disk's {:g}", t.test_id, l.name, cap.vm_size, why, l.limit.value);
+      l.source = cap.vm_size.empty()
+                     ? fmt::format("host cap --host-cap {} ({}), below the disk's {:g} ({})", cap.text, why, l.limit.value, l.source)
+                     : fmt::format("host cap of the VM size {} ({}; {}), below the disk's {:g} ({})", cap.vm_size, why, cap.source, l.limit.value, l.source);
       l.limit.value = host;
       said.push_back(line);
     }

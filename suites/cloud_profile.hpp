@@ -54,11 +54,14 @@ Result<CloudSpec> cloud_spec(const ProfileArgs& args, uint64_t size_bytes);
 // latency-qd1 only where a latency is published. Every limit carries its source.
 Profile cloud_profile(const CloudSpec& spec);
 
-// A host-level cap (`--host-cap iops=1920,mbps=22.5`): the VM's limit over all its disks.
+// A host-level cap (`--host-cap iops=1920,mbps=22.5`, or a VM size from the shipped table:
+// `--host-cap azure:Standard_B2ms`, `--host-cap aws:m5.large`): the VM's limit over all its disks.
 struct HostCap {
   std::optional<double> iops;
   std::optional<double> mbps;
-  std::string text;  // as given
+  std::string text;     // as given
+  std::string vm_size;  // "Azure Standard_B2ms" when a VM size set the numbers
+  std::string source;   // where the VM size's numbers come from
 };
 Result<HostCap> parse_host_cap(const std::string& text);
 

@@ -4,6 +4,7 @@
 
 
 #include "devices/discovery.hpp"
+#include "suites/cloud_profile.hpp"
 #include "suites/profile.hpp"
 #include "suites/profile_match.hpp"
 #include "tui/device_watch.hpp"
@@ -39,6 +40,11 @@ std::string profile_hint(const Model& m, const std::vector<suites::Profile>& shi
       out += fmt::format("{}: {}\n", r->device.path, p ? "profile " + p->name + " (" + reason + ")" : reason);
     } else if (prof == "none") {
       out += fmt::format("{}: no profile: measurement only, no limits judged\n", r->device.path);
+    } else if (suites::is_cloud_family(prof)) {
+      // What the family promises for this device, or why it cannot say (the parameters' error).
+      auto p = suites::resolve_profile_for(m.chosen_profile(), r->device, reason);
+      const std::string title = reason.substr(reason.find(": ") == std::string::npos ? 0 : reason.find(": ") + 2);
+      out += fmt::format("{}: {}\n", r->device.path, p ? title : p.error().message());
     } else {
       out += fmt::format("{}: profile {} (chosen)\n", r->device.path, prof);
     }
@@ -61,8 +67,7 @@ Action start(Model& m, const TuiOptions& o, std::unique_ptr<RunSession>& session
     devs.push_back(ConfirmedDevice{e.path, e.serial, e.wwn, e.nsid});
     paths.push_back(e.path);
   }
-  const std::string prof = m.profile_cursor < m.profiles.size() ? m.profiles[m.profile_cursor] : "auto";
-  auto s = RunSession::start(*suite, devs, prof, o);
+  auto s = RunSession::start(*suite, devs, m.chosen_profile(), o);
   if (!s) {
     m.confirm_error = "refused: " + s.error().message();
     return Action::none;
@@ -86,6 +91,7 @@ int run_tui(const TuiOptions& o) {
   if (auto all = suites::builtin_profiles()) shipped = std::move(*all);
   for (const auto& p : shipped)
     if (!p.template_only) m.profiles.push_back(p.name);
+  for (const auto& family : suites::cloud_family_names()) m.profiles.push_back(family);  // e types its parameters
   m.profiles.push_back("none");  // measurement only: numbers, no limits judged
   DeviceWatch watch;
   discover_into(m);

@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include "devices/identity.hpp"
+#include "suites/cloud_profile.hpp"
 
 namespace diskvet::tui {
 
@@ -57,9 +58,28 @@ Action devices_key(Model& m, const Key& k) {
   return Action::none;
 }
 
+// Typing a cloud family's parameters: enter checks them with the command line's parser (the field
+// stays open, with the error, until they are right), esc leaves them as typed.
+Action params_key(Model& m, const Key& k) {
+  if (k.code == Key::escape) m.editing_params = false;
+  else if (k.code == Key::backspace) { if (!m.profile_params.empty()) m.profile_params.pop_back(); }
+  else if (k.code == Key::ch && k.c > ' ' && k.c < 127 && m.profile_params.size() < 64) m.profile_params += k.c;
+  else if (k.code == Key::enter) m.editing_params = !(m.profile_error = check_profile_params(m)).empty();
+  return Action::none;
+}
+
 Action suites_key(Model& m, const Key& k) {
+  if (m.editing_params) return params_key(m, k);
   if (k.code == Key::escape || k.code == Key::left || k.code == Key::backspace) m.screen = ScreenId::devices;
-  else if (k.is('p')) m.profile_cursor = m.profiles.empty() ? 0 : (m.profile_cursor + 1) % m.profiles.size();
+  else if (k.is('p')) {
+    m.profile_cursor = m.profiles.empty() ? 0 : (m.profile_cursor + 1) % m.profiles.size();
+    m.profile_params.clear();
+    m.profile_error.clear();
+  } else if (k.is('e')) {
+    const std::string name = m.profile_cursor < m.profiles.size() ? m.profiles[m.profile_cursor] : "";
+    if (suites::is_cloud_family(name)) m.editing_params = true;
+    else m.status = fmt::format("{} takes no parameters: e edits a cloud family's (press p until one is chosen)", name.empty() ? "auto" : name);
+  }
   else if (k.code == Key::enter || k.code == Key::tab || k.is('n')) go_to_confirm(m);
   else move(m.suite_cursor, m.suites.size(), k);
   return Action::none;
@@ -143,6 +163,11 @@ void go_to_confirm(Model& m) {
     m.status = fmt::format("suite {} is a placeholder and cannot run yet; choose another", s->name);
     return;
   }
+  // The same check as `diskvet run --profile`, before any confirmation is asked for.
+  if (m.profile_error = check_profile_params(m); !m.profile_error.empty()) {
+    m.status = "profile " + m.chosen_profile() + ": " + m.profile_error;
+    return;
+  }
   m.confirm.clear();
   for (const DeviceRow* r : m.selected()) {
     const devices::Device& d = r->device;
@@ -182,8 +207,9 @@ Action handle_key(Model& m, const Key& k) {
     return Action::abort_run;
   }
   // On the confirmation screen letters are typed into the serial field; only ? and Esc are keys.
-  const bool typing = m.screen == ScreenId::confirm && !m.confirm.empty();
-  if (k.is('?') && !(typing && !m.confirm[m.confirm_cursor].typed.empty())) {
+  const bool typing = (m.screen == ScreenId::confirm && !m.confirm.empty()) || (m.screen == ScreenId::suites && m.editing_params);
+  const bool typed_something = m.screen == ScreenId::suites ? !m.profile_params.empty() : typing && !m.confirm[m.confirm_cursor].typed.empty();
+  if (k.is('?') && !(typing && typed_something)) {
     m.dialog = Dialog::help;
     return Action::none;
   }

@@ -3,6 +3,8 @@
 
 #include <algorithm>
 
+#include "suites/cloud_profile.hpp"
+
 namespace diskvet::tui {
 
 std::string ConfirmEntry::expected() const {
@@ -16,6 +18,21 @@ std::vector<const DeviceRow*> Model::selected() const {
   for (const auto& r : devices)
     if (r.selected) out.push_back(&r);
   return out;
+}
+
+std::string Model::chosen_profile() const {
+  const std::string name = profile_cursor < profiles.size() ? profiles[profile_cursor] : "auto";
+  return suites::is_cloud_family(name) && !profile_params.empty() ? name + ":" + profile_params : name;
+}
+
+std::string check_profile_params(const Model& m) {
+  const std::string text = m.chosen_profile();
+  auto args = suites::parse_profile_args(text);
+  if (!args) return args.error().message();
+  if (!suites::is_cloud_family(args->name)) return {};
+  for (const DeviceRow* r : m.selected())
+    if (auto spec = suites::cloud_spec(*args, r->device.size_bytes); !spec) return spec.error().message();
+  return {};
 }
 
 std::string write_refusal(const devices::Device& d) {

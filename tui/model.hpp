@@ -119,9 +119,14 @@ struct Model {
 
   std::vector<SuiteChoice> suites;
   size_t suite_cursor = 0;
-  std::vector<std::string> profiles{"auto"};  // "auto" then the shipped profile names
+  std::vector<std::string> profiles{"auto"};  // "auto", the shipped profile names, the cloud families, "none"
   size_t profile_cursor = 0;
   std::string profile_hint;                    // per-device matches for the chosen profile, in words
+  // A cloud family's parameters as typed ("iops=6000,mbps=250": e opens the field on the suite
+  // screen), and what the command line's parser says of them for the chosen devices ("" when right).
+  std::string profile_params;
+  bool editing_params = false;
+  std::string profile_error;
 
   std::vector<ConfirmEntry> confirm;
   size_t confirm_cursor = 0;
@@ -141,11 +146,17 @@ struct Model {
 
   const DeviceRow* current_device() const { return cursor < devices.size() ? &devices[cursor] : nullptr; }
   const SuiteChoice* current_suite() const { return suite_cursor < suites.size() ? &suites[suite_cursor] : nullptr; }
+  // The profile as --profile would say it: "auto", a name, "none", or FAMILY[:PARAMETERS].
+  std::string chosen_profile() const;
   std::vector<const DeviceRow*> selected() const;
 };
 
 // Why the device cannot be chosen for a write test, or "" when it can.
 std::string write_refusal(const devices::Device& d);
+
+// The chosen cloud family with its parameters checked by the command line's own parser against each
+// chosen device (its size, for the families sized from it): "" when the profile is right or no family.
+std::string check_profile_params(const Model& m);
 
 // Replaces the device list (a refresh), keeping the selection of devices still present and free.
 void set_devices(Model& m, std::vector<devices::Device> found);

@@ -13,6 +13,7 @@
 #include "runner/report/report_json.hpp"
 #include "runner/run/purge.hpp"
 #include "runner/run/suite_run.hpp"
+#include "suites/cloud_profile.hpp"
 #include "suites/profile.hpp"
 #include "suites/profile_match.hpp"
 #include "tui/run_model.hpp"
@@ -56,9 +57,14 @@ Result<std::unique_ptr<RunSession>> RunSession::start(const suites::Suite& suite
     if (!all) return all.error();
     shipped = std::move(*all);
   } else if (!measurement_only) {
-    auto p = suites::resolve_profile(profile);
-    if (!p) return p.error();
-    named = std::move(*p);
+    // A cloud family (with its parameters) is sized per device below, as `diskvet run --profile` does.
+    auto args = suites::parse_profile_args(profile);
+    if (!args) return args.error();
+    if (!suites::is_cloud_family(args->name)) {
+      auto p = suites::resolve_profile(profile);
+      if (!p) return p.error();
+      named = std::move(*p);
+    }
   }
   std::unique_ptr<RunSession> s(new RunSession());
   RunPlan plan;
@@ -106,6 +112,14 @@ Result<std::unique_ptr<RunSession>> RunSession::start(const suites::Suite& suite
     } else if (named) {
       dp.profile = named;
       dp.profile_reason = "chosen in the TUI (" + named->file + ")";
+    } else if (profile != "auto") {
+      std::string reason;
+      auto p = suites::resolve_profile_for(profile, dp.device, reason);
+      if (!p) return p.error();
+      dp.profile = std::move(*p);
+      // "named on the command line: Azure Premium SSD P10 (128 GiB) (azure-premium-ssd:tier=P10)", said of the TUI.
+      const std::string said = "named on the command line";
+      dp.profile_reason = reason.starts_with(said) ? "chosen in the TUI" + reason.substr(said.size()) : reason;
     } else {
       dp.profile = suites::match_profile(dp.device, shipped, dp.profile_reason);
     }

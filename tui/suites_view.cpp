@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "common/units.hpp"
+#include "suites/cloud_profile.hpp"
 #include "tui/format.hpp"
 #include "tui/view.hpp"
 
@@ -25,9 +26,15 @@ void render_suites(const Model& m, Canvas& c, Area a) {
   }
   const int py = a.bottom - 5;
   c.rule(0, py - 1, a.width);
-  std::string prof = m.profile_cursor < m.profiles.size() ? m.profiles[m.profile_cursor] : "auto";
-  c.text(1, py, fit(fmt::format("Profile: {}  (p changes it; auto matches each device by model and size)", prof), inner));
+  const std::string name = m.profile_cursor < m.profiles.size() ? m.profiles[m.profile_cursor] : "auto";
+  const bool family = suites::is_cloud_family(name);
+  c.text(1, py, fit(fmt::format("Profile: {}  ({})", m.chosen_profile(),
+                                family ? "p changes it; e edits the family's parameters, e.g. iops=6000,mbps=250"
+                                       : "p changes it; auto matches each device by model and size"),
+                    inner));
   int ly = py + 1;
+  if (m.editing_params) c.text(3, ly++, fit(fmt::format("Parameters: {}_   (enter checks them, esc leaves them)", m.profile_params), inner - 2), Style::key);
+  if (!m.profile_error.empty()) c.text(3, ly++, fit(m.profile_error, inner - 2), Style::bad);
   size_t start = 0;
   while (ly < a.bottom && start < m.profile_hint.size()) {
     size_t nl = m.profile_hint.find('\n', start);

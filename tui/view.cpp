@@ -13,7 +13,7 @@ const char* hints(const Model& m) {
   switch (m.screen) {
     case ScreenId::devices: return "space select  a all free  enter details  n next  r refresh  ? help  q quit";
     case ScreenId::details: return "esc back  ? help  q quit";
-    case ScreenId::suites: return "up/down suite  p profile  enter confirm  esc back  ? help  q quit";
+    case ScreenId::suites: return "up/down suite  p profile  e params  enter confirm  esc back  ? help  q quit";
     case ScreenId::confirm: return "type the characters shown  tab next device  enter start  esc back  ? help";
     case ScreenId::run: return m.abort_requested ? "stopping: writing the partial report..." : "a abort (asks)  q quit (asks)  ? help";
     case ScreenId::results: return "up/down device  enter percentiles and plot  n new run  ? help  q quit";

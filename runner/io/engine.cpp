@@ -175,6 +175,17 @@ IntervalSample snapshot(const std::vector<std::unique_ptr<JobSlot>>& jobs) {
   return s;
 }
 
+// Totals of what all jobs completed during the ramp so far.
+IntervalSample ramp_snapshot(const std::vector<std::unique_ptr<JobSlot>>& jobs) {
+  IntervalSample s;
+  for (const auto& j : jobs)
+    for (size_t d = 0; d < kDirections; ++d) {
+      s.ios[d] += j->live.ramp_ios[d].load(std::memory_order_relaxed);
+      s.bytes[d] += j->live.ramp_bytes[d].load(std::memory_order_relaxed);
+    }
+  return s;
+}
+
 IntervalSample difference(const IntervalSample& now, const IntervalSample& before, double t_s, double dur_s) {
   IntervalSample s;
   s.t_s = t_s;
@@ -332,6 +343,23 @@ Result<Measurement> run_workload(const Workload& asked, const Target& target, Ru
     if (w.io_limit_bytes) return std::min(1.0, static_cast<double>(totals.bytes[0] + totals.bytes[1]) / static_cast<double>(w.io_limit_bytes));
     return std::min(1.0, static_cast<double>(t - tl.start_ns) / static_cast<double>(tl.end_ns - tl.start_ns));
   };
+  // The ramp's series, bucket by bucket; the last bucket ends at the ramp's end and is read a poll
+  // later, once every job has published what it reaped before then.
+  const bool keep_ramp = w.ramp_s >= kRampSeriesMinS;
+  const uint64_t ramp_bucket_ns = keep_ramp ? static_cast<uint64_t>(ramp_bucket_s(w.ramp_s, w.interval_s) * 1e9) : 0;
+  m.ramp_bucket_s = keep_ramp ? ramp_bucket_s(w.ramp_s, w.interval_s) : 0;
+  IntervalSample ramp_prev{};
+  uint64_t ramp_prev_t = tl.start_ns;
+  uint64_t ramp_next_t = keep_ramp ? std::min(tl.start_ns + ramp_bucket_ns, tl.ramp_end_ns) : UINT64_MAX;
+  auto ramp_sample = [&](uint64_t t) {
+    const uint64_t end = std::min(t, tl.ramp_end_ns);
+    if (end <= ramp_prev_t) return;
+    IntervalSample now = ramp_snapshot(jobs);
+    m.ramp_intervals.push_back(difference(now, ramp_prev, static_cast<double>(ramp_prev_t - tl.start_ns) / 1e9,
+                                          static_cast<double>(end - ramp_prev_t) / 1e9));
+    ramp_prev = now;
+    ramp_prev_t = end;
+  };
   const uint64_t timeout_ns = static_cast<uint64_t>(w.io_timeout_s * 1e9);
   const uint64_t deadline_ns = timeout_ns + static_cast<uint64_t>(w.io_grace_s * 1e9);
   uint64_t abandoned_at = 0;
@@ -339,7 +367,8 @@ Result<Measurement> run_workload(const Workload& asked, const Target& target, Ru
     // Wake at the next interval boundary, but look at the stop flags and the in-flight I/Os every
     // kEnginePollNs; once stopping, far more often, so the run ends as soon as the jobs have left.
     uint64_t soon = now_ns() + (stop.load(std::memory_order_relaxed) ? kEnginePollNs / 10 : kEnginePollNs);
-    uint64_t wake = std::min<uint64_t>({next_t, tl.end_ns > now_ns() ? tl.end_ns : soon, soon});
+    uint64_t wake = std::min<uint64_t>({next_t, tl.end_ns > now_ns() ? tl.end_ns : soon, soon,
+                                        ramp_next_t == tl.ramp_end_ns ? ramp_next_t + kEnginePollNs / 4 : ramp_next_t});
     clock.sleep_until_ns(wake);
     if ((caller_stop.load(std::memory_order_relaxed) || interrupt.load(std::memory_order_relaxed)) && !stop.load()) {
       stop.store(true);
@@ -365,6 +394,15 @@ Result<Measurement> run_workload(const Workload& asked, const Target& target, Ru
         if (!jobs[i]->live.done.load(std::memory_order_acquire)) pthread_kill(threads[i].native_handle(), SIGURG);
       if (t - abandoned_at > 1'000'000'000) break;
       continue;
+    }
+    if (t >= ramp_next_t && (ramp_next_t < tl.ramp_end_ns || t >= tl.ramp_end_ns + kEnginePollNs / 4)) {
+      ramp_sample(t);
+      if (ramp_prev_t >= tl.ramp_end_ns) {
+        ramp_next_t = UINT64_MAX;
+      } else {
+        while (ramp_next_t <= t) ramp_next_t += ramp_bucket_ns;
+        ramp_next_t = std::min(ramp_next_t, tl.ramp_end_ns);
+      }
     }
     if (t > tl.ramp_end_ns && t <= tl.end_ns) {
       // Little's law from what the device holds, not from IOPS x latency alone.
@@ -402,6 +440,8 @@ Result<Measurement> run_workload(const Workload& asked, const Target& target, Ru
       if (joined[i]) control.iolog->jobs.push_back(std::move(*jobs[i]->iolog));  // one left behind may still write its own
   }
 
+  // A run that ended inside its ramp (stopped, or every job done) keeps the ramp it ran.
+  if (keep_ramp && ramp_next_t != UINT64_MAX && !abandoned_at) ramp_sample(now_ns());
   // The final, usually partial, interval up to the end of the window.
   uint64_t last_finish = tl.ramp_end_ns;
   bool limited = true;

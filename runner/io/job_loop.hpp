@@ -63,6 +63,10 @@ struct alignas(64) LiveCounters {
   std::array<std::atomic<uint64_t>, kDirections> ios{};
   std::array<std::atomic<uint64_t>, kDirections> bytes{};
   std::array<std::atomic<uint64_t>, kDirections> lat_sum_ns{};
+  // What completed during the ramp (not measured): the sampler keeps the ramp's own series from
+  // these, so a burst spent there shows in the report (runner/analysis/burst.hpp).
+  std::array<std::atomic<uint64_t>, kDirections> ramp_ios{};
+  std::array<std::atomic<uint64_t>, kDirections> ramp_bytes{};
   std::atomic<bool> done{false};
   // The watchdog's view of the job's slots (engine-owned, one per slot, sized before the job
   // starts; null: not watched). Its stamped slots are also the job's I/Os in flight, which the
@@ -139,6 +143,7 @@ void run_job(B& backend, const JobPlan& plan, const Timeline& tl, const std::ato
   bool failed = false;
   double usr0 = 0, sys0 = 0;
   std::array<uint64_t, kDirections> ios{}, bytes{}, lat_sum{};
+  std::array<uint64_t, kDirections> ramp_ios{}, ramp_bytes{};
 
   // Stamps every I/O staged since the last submit with one clock read, taken after their buffers
   // are ready: their latency starts here, immediately before the submit that carries them.
@@ -275,8 +280,11 @@ void run_job(B& backend, const JobPlan& plan, const Timeline& tl, const std::ato
           out.first_errors.push_back({sl.dir, sl.offset, c.res < 0 ? -c.res : 0, c.res});
         return;
       }
-      if (!count) return;
       const size_t d = static_cast<size_t>(sl.dir);
+      if (!count) {
+        if (t < tl.ramp_end_ns) ++ramp_ios[d], ramp_bytes[d] += plan.bs_bytes;
+        return;
+      }
       uint64_t lat = t - sl.submit_ns;
       out.dir[d].lat.record(lat);
       ++ios[d];
@@ -288,6 +296,11 @@ void run_job(B& backend, const JobPlan& plan, const Timeline& tl, const std::ato
         live.ios[d].store(ios[d], std::memory_order_relaxed);
         live.bytes[d].store(bytes[d], std::memory_order_relaxed);
         live.lat_sum_ns[d].store(lat_sum[d], std::memory_order_relaxed);
+      }
+    } else if (t < tl.ramp_end_ns) {
+      for (size_t d = 0; d < kDirections; ++d) {
+        live.ramp_ios[d].store(ramp_ios[d], std::memory_order_relaxed);
+        live.ramp_bytes[d].store(ramp_bytes[d], std::memory_order_relaxed);
       }
     }
   }

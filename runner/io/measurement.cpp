@@ -22,6 +22,14 @@ void merge_into(IntervalSample& m, const IntervalSample& n) {
 }
 }  // namespace
 
+double ramp_bucket_s(double ramp_s, double interval_s) {
+  const double want = std::max(interval_s, ramp_s / static_cast<double>(kMaxRampSamples));
+  if (want <= interval_s) return interval_s;
+  for (double decade = 1e-3;; decade *= 10)
+    for (double f : {1.0, 2.0, 5.0})
+      if (f * decade >= want * (1 - 1e-9)) return f * decade;
+}
+
 void IntervalSeries::push(const IntervalSample& s) {
   // The statistics first, from the interval as measured: decimation never touches them.
   if (pushed_++ == 0) nominal_dur_s_ = s.dur_s;

@@ -81,6 +81,14 @@ class IntervalSeries {
   uint64_t last_fill_ = 0;  // intervals in the last kept sample
 };
 
+// The ramp's own series (runner/analysis/burst.hpp reads a burst spent there): kept only for a ramp
+// of kRampSeriesMinS or longer (shorter ones warm a device, they do not hide a burst), in buckets
+// of ramp_bucket_s: the interval, or coarser so that a ramp gives at most kMaxRampSamples (31
+// minutes in 5 s buckets), rounded up to 1, 2 or 5 times a power of ten.
+inline constexpr double kRampSeriesMinS = 10;
+inline constexpr size_t kMaxRampSamples = 400;
+double ramp_bucket_s(double ramp_s, double interval_s);
+
 struct IoError {
   Direction dir = Direction::read;
   uint64_t offset_bytes = 0;
@@ -104,6 +112,10 @@ struct Measurement {
   Workload workload;
   std::array<DirectionResult, kDirections> dir;
   IntervalSeries intervals;
+  // What completed in each bucket of the ramp (not measured; see kRampSeriesMinS), t_s counted
+  // from the workload's start; counts only (no latency).
+  std::vector<IntervalSample> ramp_intervals;
+  double ramp_bucket_s = 0;
   double elapsed_s = 0;     // length of the measured window
   double usr_cpu_s = 0;     // CPU time of the job threads inside the window
   double sys_cpu_s = 0;

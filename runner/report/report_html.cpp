@@ -156,6 +156,8 @@ std::string device_section(const json::value& dev) {
         continue;
       }
       h += result_line(w) + steady_text(w);
+      if (const json::value& b = obj(w, "burst"); !str(b, "summary").empty())
+        h += "<p class=\"burst\" data-burst=\"" + std::string(flag(b, "found") ? "step" : "none") + "\">Burst: " + esc(str(b, "summary")) + ".</p>";
       auto [iops, lat] = timeline_plots(w, t, dev);
       h += "<div class=\"plots\">" + render_svg(percentile_plot(w, t));
       if (auto sp = sweep_plot(w)) h += render_svg(*sp);

@@ -13,6 +13,7 @@
 #include "devices/health.hpp"
 #include "diskvet/version.hpp"
 #include "runner/report/measurement_json.hpp"
+#include "runner/report/ramp_json.hpp"
 #include "runner/run/io_error_report.hpp"
 #include "runner/verify/verify_report.hpp"
 
@@ -137,6 +138,7 @@ json::object workload_json(const WorkloadRecord& r) {
   if (!r.skipped.empty()) o["skipped"] = r.skipped;
   o["result"] = r.ran ? json::value(job_json(r.result, "diskvet", r.target_path)) : json::value(nullptr);
   if (r.workload.verify) o["verify"] = verify_json(r.result.verify);
+  add_ramp_and_burst(o, r);
   if (r.warmup) {
     json::array iops;
     for (double x : r.warmup->iops) iops.push_back(x);

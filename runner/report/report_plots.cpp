@@ -164,6 +164,10 @@ std::pair<Plot, Plot> timeline_plots(const json::value& w, const json::value& te
     if (!directed(res, dir)) continue;
     PlotSeries si{dir, dir_color(dir), {}}, sm{std::string(dir) + " mean", dir_color(dir), {}}, sp{std::string(dir) + " p99", dir_color(dir), {}};
     sp.dashed = true;
+    // The ramp's own series (counts only) leads into the measured one, where the ramp was kept.
+    if (rounds.empty())
+      for (const auto& iv : arr(obj(w, "ramp"), "intervals"))
+        si.points.emplace_back(measured_at - num(w, "ramp_s") + num(iv, "t_s") + num(iv, "dur_s") / 2, num(obj(iv, dir), "iops"));
     for (const auto& iv : arr(res, "intervals")) {
       const double t = measured_at + num(iv, "t_s") + num(iv, "dur_s") / 2;
       const json::value& d = obj(iv, dir);
@@ -175,6 +179,10 @@ std::pair<Plot, Plot> timeline_plots(const json::value& w, const json::value& te
     lat.series.push_back(std::move(sm));
     lat.series.push_back(std::move(sp));
   }
+  // The burst-then-baseline step, on the ramp's time line.
+  if (const json::value& b = obj(w, "burst"); flag(b, "found") && rounds.empty())
+    iops.vlines.push_back({measured_at - num(w, "ramp_s") + num(b, "step_s"),
+                           fmt::format("burst ends: {} to {} IOPS", fmt_count(num(b, "before_iops")), fmt_count(num(b, "after_iops"))), "#b15928"});
   // A burn-in's slowdowns and stalls of this test, on the measured time line.
   const std::string id = str(test, "id");
   for (const auto& e : arr(device, "slowdowns"))

@@ -176,6 +176,8 @@ std::string render_report_text(const json::object& r) {
         if (!str(w, "write_data").empty()) out += fmt::format("  write data: {} {}: {}\n", str(t, "id"), workload_label(w), str(w, "write_data"));
         const json::value& ss = obj(w, "steady_state");
         if (at(w, "steady_state") && !at(t, "matrix")) steady_line(out, str(t, "id"), workload_label(w), ss);
+        if (const json::value& b = obj(w, "burst"); !str(b, "summary").empty())
+          out += fmt::format("  burst: {} {}: {}\n", str(t, "id"), workload_label(w), str(b, "summary"));
         const json::value& sw = obj(w, "sweep");
         const auto& pts = arr(sw, "points");
         if (auto k = index_below(sw, "knee", pts.size()))

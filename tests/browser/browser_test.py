@@ -202,9 +202,10 @@ def main():
             return 1
         subprocess.run([fixtures, work], check=True)
         shutil.copy(checked_in, os.path.join(work, "schema1-quick-two-loops.json"))
-        pages = {"multi-pass": 2, "fail": 1, "burnin-stall-mismatch": 1, "schema1-quick-two-loops": 2}
+        pages = {"multi-pass": 2, "fail": 1, "burnin-stall-mismatch": 1, "cloud-burst": 1, "schema1-quick-two-loops": 2}
         problems = []
-        needles = {"burnin-stall-mismatch": ('data-plot="health"', "stall 5 s", "Mismatch at LBA 16384 ", "Stall: read at LBA 2048 ")}
+        needles = {"burnin-stall-mismatch": ('data-plot="health"', "stall 5 s", "Mismatch at LBA 16384 ", "Stall: read at LBA 2048 "),
+                   "cloud-burst": ("burst ends: 1000 to 60 IOPS", "Burst: burst of 1000 IOPS for 10 s, then a baseline of 60 IOPS")}
         if real_burnin and os.path.exists(real_burnin):
             shutil.copy(real_burnin, os.path.join(work, "burnin-real-stall-mismatch.json"))
             needles["burnin-real-stall-mismatch"] = tuple(lba_needles(real_burnin))

@@ -2,11 +2,14 @@
 // sealed as `diskvet run` seals them: a passing run on two drives, a failing one, and a burn-in with
 // a health series whose device then gets a stalled I/O and a verification mismatch added to its
 // result (the null engine writes no data to mismatch and never stalls; the FUSE and loop labs of
-// tests/integration/burnin make real ones, this only needs them on the page).
+// tests/integration/burnin make real ones, this only needs them on the page); and a cloud volume whose
+// first workload spent a burst in its ramp (a ramp series and its step added to the failing run: the
+// null engine has no burst bucket; vm.cloud_burst makes a real one).
 //   report_fixtures OUTDIR
 #include <cstdio>
 #include <fstream>
 
+#include "runner/report/ramp_json.hpp"
 #include "runner/report/report_file.hpp"
 #include "tests/support/null_run_report.hpp"
 
@@ -40,6 +43,23 @@ int main(int argc, char** argv) {
   diskvet::testing::NullDrive a{.path = "null-a", .serial = "SN-A"}, b{.path = "null-b", .serial = "SN-B"};
   write(dir + "/multi-pass.json", diskvet::testing::null_run_report({a, b}, diskvet::testing::kNullSuite, kPassing));
   write(dir + "/fail.json", diskvet::testing::null_run_report({a}));
+
+  // The cloud volume: 1000 IOPS for 10 s of a 15 s ramp, then 60, then the measured window.
+  auto cloud = diskvet::testing::null_run_report({a});
+  auto& w = cloud["devices"].as_array()[0].as_object()["tests"].as_array()[0].as_object()["workloads"].as_array()[0].as_object();
+  runner::WorkloadRecord ramped;
+  ramped.ran = true;
+  ramped.workload.ramp_s = 15;
+  ramped.result.ramp_bucket_s = 1;
+  for (int i = 0; i < 15; ++i) {
+    runner::IntervalSample s;
+    s.t_s = i, s.dur_s = 1, s.ios[0] = i < 10 ? 1000 : 60, s.bytes[0] = s.ios[0] * 4096;
+    ramped.result.ramp_intervals.push_back(s);
+  }
+  runner::add_ramp_and_burst(w, ramped);
+  w["ramp_s"] = 15;
+  w.erase("steady_state");
+  write(dir + "/cloud-burst.json", cloud);
 
   // The burn-in: the run, then its stall and mismatch, then the report.
   auto suite = suites::parse_suite(kBurnin, "burnin.json");

@@ -1,4 +1,4 @@
-// --profile FAMILY:KEY=VALUE,... and --host-cap iops=N,mbps=M as a user types them: a parsed cloud
+// --profile FAMILY:KEY=VALUE,... and --host-cap iops=N,mbps=M | PROVIDER:SIZE as a user types them: a parsed cloud
 // spec has finite, positive limits, and a host cap only ever lowers a floor.
 #include <cmath>
 #include <cstdint>
@@ -32,6 +32,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     FUZZ_CHECK(cap->iops || cap->mbps);
     if (cap->iops) FUZZ_CHECK(std::isfinite(*cap->iops) && *cap->iops > 0);
     if (cap->mbps) FUZZ_CHECK(std::isfinite(*cap->mbps) && *cap->mbps > 0);
+    FUZZ_CHECK(cap->vm_size.empty() == cap->source.empty());  // a VM size always names its document
   }
   return 0;
 }

@@ -32,7 +32,12 @@ IDS = ["SERA", "SERB", "SERC", "0x5000a", "Model_SERC", "SERX", "all-unprotected
        "/dev/null", ""]
 RUNS = ["quick", "acceptance", "burnin", "suite.json", "sub/s.json", "missing.json", "a/b", "QUICK", "-quick", ""]
 NUMS = ["0", "1", "2", "", "30", "0030", "123456789", "1234567890", "99999999999999999999", "-1", "1e3", "+5", "0x10"]
-PROFILES = ["auto", "", "lab.json", "p-1_2.x", "nope.json", "a b", "-x", "dir/p.json", "Ä", "p;q"]
+PROFILES = ["auto", "", "lab.json", "p-1_2.x", "nope.json", "a b", "-x", "dir/p.json", "Ä", "p;q",
+            "aws-gp3:iops=6000,mbps=250", "azure-premium-ssd:tier=P10", "gcp-pd-ssd:size=500g", "aws-gp3:iops=$(x)",
+            "aws-gp3:", "aws-gp3:iops", "aws-gp3:iops=6000,", "aws-gp3:iops=6000;x", ":iops=1", "aws-gp3:iops=1:mbps=2"]
+# A cloud family with parameters, as image/settings.sh's profile_params_re accepts it.
+VALUE = r"(?:[0-9]+(?:\.[0-9]+)?[kmgtKMGT]?|[A-Za-z][0-9]+)"
+PROFILE_PARAMS = rf"[a-z][a-z0-9-]*:[a-z]+={VALUE}(?:,[a-z]+={VALUE})*"
 PRINTABLE = "".join(chr(c) for c in range(0x20, 0x7f))
 
 
@@ -145,7 +150,10 @@ class Model:
             if dev is None or dev == BOOT:
                 self.bad += 1
         profile = s["profile"]
-        if profile not in ("", "auto"):
+        if profile not in ("", "auto") and ":" in profile:
+            if not re.fullmatch(PROFILE_PARAMS, profile):
+                self.bad += 1
+        elif profile not in ("", "auto"):
             if profile.startswith("-") or re.search(r"[^A-Za-z0-9._/-]", profile):
                 self.bad += 1
             elif os.path.isfile(os.path.join(self.data_mnt, profile)):
@@ -261,6 +269,16 @@ FIXED = [
     ("serve=1\n", "diskvet.run=quick diskvet.devices=SERA\n", "key"),
     ("serve=1\n", "diskvet.serve=0\n", None),
     (None, "diskvet.serve=yes\n", "key"),
+    # A cloud family with parameters: accepted in its exact shape, refused with anything else.
+    (None, "diskvet.run=quick diskvet.devices=SERA diskvet.profile=aws-gp3:iops=6000,mbps=250\n"),
+    ("run=quick\ndevices=SERA\nprofile=azure-premium-ssd:tier=P10,size=128g\n", "\n"),
+    (None, "diskvet.run=quick diskvet.devices=SERA diskvet.profile=aws-gp3:iops=$(touch${IFS}CANARY)\n"),
+    ("run=quick\ndevices=SERA\nprofile=aws-gp3:iops=`touch CANARY`\n", "\n"),
+    (None, "diskvet.run=quick diskvet.devices=SERA diskvet.profile=aws-gp3:iops=6000;touch${IFS}CANARY\n"),
+    (None, "diskvet.run=quick diskvet.devices=SERA diskvet.profile=aws-gp3:iops=*\n"),
+    (None, "diskvet.run=quick diskvet.devices=SERA diskvet.profile=aws-gp3:iops=6000,\n"),
+    (None, "diskvet.run=quick diskvet.devices=SERA diskvet.profile=-x:iops=1\n"),
+    (None, "diskvet.run=quick diskvet.devices=SERA diskvet.profile=aws-gp3:iops=6000:mbps=250\n"),
 ]
 
 

@@ -8,6 +8,7 @@
 #include "suites/cloud_profile.hpp"
 #include "suites/profile_match.hpp"
 #include "suites/suite.hpp"
+#include "suites/vm_size.hpp"
 
 namespace {
 
@@ -160,6 +161,47 @@ TEST(CloudProfile, HostCapBindsOnlyWhereItIsLower) {
   EXPECT_TRUE(bound.empty()) << bound;
   EXPECT_EQ(find_limit(q, "max-iops", MetricKind::iops)->limit.value, 500);
   for (const char* bad : {"", "iops=", "iops=-1", "cpu=4", "iops=1e999"}) EXPECT_FALSE(parse_host_cap(bad)) << bad;
+}
+
+TEST(CloudProfile, AVmSizeIsAHostCapFromTheShippedTableAndTheReasonNamesIt) {
+  auto cap = parse_host_cap("azure:Standard_B2ms");
+  ASSERT_TRUE(cap) << cap.error().message();
+  EXPECT_EQ(*cap->iops, 1920);
+  EXPECT_DOUBLE_EQ(*cap->mbps, 22.5);
+  EXPECT_EQ(cap->vm_size, "Azure Standard_B2ms");
+  EXPECT_NE(cap->source.find("sizes-b-series-burstable"), std::string::npos) << cap->source;
+  Profile p = cloud_profile(spec("azure-premium-ssd:tier=P30"));  // 5000 IOPS, 200 MB/s
+  std::string bound;
+  apply_host_cap(p, *cap, bound);
+  EXPECT_EQ(find_limit(p, "max-iops", MetricKind::iops)->limit.value, 1920);
+  EXPECT_NE(bound.find("the VM size Azure Standard_B2ms (1920 IOPS) binds"), std::string::npos) << bound;
+  EXPECT_NE(find_limit(p, "max-iops", MetricKind::iops)->source.find("VM size Azure Standard_B2ms"), std::string::npos);
+  // Case and Azure's "Standard_" prefix do not matter; the B2s is its own, smaller size.
+  EXPECT_EQ(*parse_host_cap("azure:b2ms")->iops, 1920);
+  EXPECT_EQ(*parse_host_cap("azure:Standard_B2s")->iops, 1280);
+  EXPECT_DOUBLE_EQ(*parse_host_cap("azure:Standard_B2s")->mbps, 15);
+  EXPECT_EQ(*parse_host_cap("azure:Standard_D8s_v5")->iops, 12800);
+  // AWS: the EBS-optimized baseline, not the 30-minute maximum.
+  auto m5 = parse_host_cap("aws:m5.large");
+  ASSERT_TRUE(m5);
+  EXPECT_EQ(*m5->iops, 3600);
+  EXPECT_DOUBLE_EQ(*m5->mbps, 81.25);
+  EXPECT_EQ(m5->vm_size, "AWS m5.large");
+  EXPECT_EQ(*parse_host_cap("aws:m6i.8xlarge")->iops, 40000);
+  // Unknown sizes and providers are refused, saying what there is.
+  for (const char* bad : {"azure:Standard_Z99", "aws:m5", "gcp:n2-standard-4", "azure:", ":m5.large", "aws:m5.large,iops=5"})
+    EXPECT_FALSE(parse_host_cap(bad)) << bad;
+  auto gcp = parse_host_cap("gcp:n2-standard-4");
+  EXPECT_NE(gcp.error().message().find("Google Cloud"), std::string::npos) << gcp.error().message();
+  // Every row of the table has numbers and a source.
+  for (const char* provider : {"azure", "aws"})
+    for (const auto& n : vm_size_names(provider)) {
+      auto vm = find_vm_size(provider, n.substr(n.find(':') + 1));
+      ASSERT_TRUE(vm) << n;
+      EXPECT_GT(vm->iops, 0) << n;
+      EXPECT_GT(vm->mbps, 0) << n;
+      EXPECT_FALSE(vm->source.empty()) << n;
+    }
 }
 
 TEST(CloudProfile, TheBurstSuiteMeasuresOnlyAfterEveryPublishedBurstIsSpent) {

@@ -183,3 +183,50 @@ TEST(TuiKeys, RefreshKeepsTheSelectionOfDevicesStillPresentAndFree) {
   EXPECT_FALSE(m.devices[1].selected) << "a device that became protected is deselected";
   EXPECT_TRUE(m.devices[2].selected);
 }
+
+// A cloud family's parameters are typed on the suite screen and checked by the command line's own
+// parser: a wrong one is shown and keeps the run from being confirmed; a right one is what runs.
+TEST(TuiKeys, ACloudFamilysParametersAreTypedCheckedByTheCliParserAndChosen) {
+  Model m = model_with_devices();
+  m.profiles = {"auto", "sanity", "aws-gp3", "azure-premium-ssd", "none"};
+  handle_key(m, Key::of('a'));
+  handle_key(m, Key::of('n'));
+  ASSERT_EQ(m.screen, ScreenId::suites);
+  handle_key(m, Key::of('e'));
+  EXPECT_FALSE(m.editing_params) << "auto takes no parameters";
+  EXPECT_NE(m.status.find("takes no parameters"), std::string::npos) << m.status;
+  handle_key(m, Key::of('p'));
+  handle_key(m, Key::of('p'));
+  ASSERT_EQ(m.chosen_profile(), "aws-gp3");
+  handle_key(m, Key::of('e'));
+  ASSERT_TRUE(m.editing_params);
+  type(m, "iops=fast");
+  EXPECT_EQ(m.screen, ScreenId::suites) << "letters are typed, not keys";
+  EXPECT_EQ(handle_key(m, key(Key::enter)), Action::none);
+  EXPECT_TRUE(m.editing_params) << "a wrong parameter keeps the field open";
+  EXPECT_NE(m.profile_error.find("iops=fast is not a number"), std::string::npos) << m.profile_error;
+  EXPECT_NE(render_text(m).find("iops=fast is not a number"), std::string::npos) << render_text(m);
+  // Esc leaves it as typed; confirming is refused with the parser's words, nothing asked for.
+  handle_key(m, key(Key::escape));
+  handle_key(m, key(Key::enter));
+  EXPECT_EQ(m.screen, ScreenId::suites);
+  EXPECT_NE(m.status.find("aws-gp3:iops=fast"), std::string::npos) << m.status;
+  handle_key(m, Key::of('e'));
+  for (int i = 0; i < 4; ++i) handle_key(m, key(Key::backspace));
+  type(m, "6000,mbps=250");
+  handle_key(m, key(Key::enter));
+  EXPECT_FALSE(m.editing_params);
+  EXPECT_TRUE(m.profile_error.empty()) << m.profile_error;
+  EXPECT_EQ(m.chosen_profile(), "aws-gp3:iops=6000,mbps=250");
+  EXPECT_NE(render_text(m).find("Profile: aws-gp3:iops=6000,mbps=250"), std::string::npos) << render_text(m);
+  handle_key(m, key(Key::enter));
+  EXPECT_EQ(m.screen, ScreenId::confirm);
+  // Another family clears them; a family sized from the device is checked against each chosen one.
+  handle_key(m, key(Key::escape));
+  handle_key(m, Key::of('p'));
+  EXPECT_EQ(m.chosen_profile(), "azure-premium-ssd");
+  handle_key(m, Key::of('e'));
+  type(m, "tier=P99");
+  handle_key(m, key(Key::enter));
+  EXPECT_NE(m.profile_error.find("has no tier 'P99'"), std::string::npos) << m.profile_error;
+}

@@ -4,7 +4,8 @@
 # with a burst of 1000 IOPS for 10 s (throttling.iops-total-max and -max-length). The short lab suite
 # measures inside the burst and PASSes a disk whose baseline is half its promise; the burst suite's
 # shape (the first test's unmeasured ramp outlasts the burst, as cloud-burst's 31 minutes outlast the
-# providers' 30) measures the baseline and FAILs it.
+# providers' 30) measures the baseline and FAILs it, and its report shows the burst-then-baseline step
+# found in the ramp's own series (levels within tolerance, the step inside the ramp).
 set -euo pipefail
 source "$(dirname "$0")/lib.sh"
 vm_require
@@ -27,4 +28,8 @@ boot lab-cloud-burst.json
 vm_report verdict DVBURST01 FAIL
 vm_expect 'max-iops +read\.iops +>= 120 IOPS +[0-9.]+ IOPS +[0-9.]+% short +FAIL' "max-iops was not judged at the baseline after the burst"
 vm_expect 'DISKVET REPORT END === exit=1'
-vm_pass "inside its burst the disk passed a short suite; after the burst (the unmeasured ramp outlasting it) its 60 IOPS baseline FAILs the P1's 120"
+# The burst spent in the ramp is in the report: the ramp's series, and the step found in it.
+vm_report burst DVBURST01 max-iops 60 15
+vm_expect 'burst: max-iops .*: burst of [0-9.]+k? IOPS for [0-9]+ s, then a baseline of [0-9]+ IOPS; judged on the baseline' \
+  "the text report does not say the burst-then-baseline step"
+vm_pass "inside its burst the disk passed a short suite; after the burst (the unmeasured ramp outlasting it) its 60 IOPS baseline FAILs the P1's 120, and the report shows the step"

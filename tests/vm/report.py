@@ -21,6 +21,9 @@
       tested PATH...                 a diskvet run report's devices are exactly these paths (namespaces of one
                                      controller share a serial)
       consent-id PATH ID             the device at PATH has consent_id ID (with --devices: 'diskvet list --json')
+      burst SERIAL TEST BASE RAMP_S  the first workload of TEST kept its ramp's series and found a burst-then-baseline
+                                     step inside the ramp: the baseline within 25% of BASE IOPS, the burst at least 3x
+                                     it, the burst lasting 3 s to RAMP_S
 
 Works on both report shapes: the image's fallback (diskvet_image_fallback: diskvet io per drive,
 nvme smart-log) and diskvet run's report, by looking for the drive's object by its serial.
@@ -254,6 +257,21 @@ def main(argv):
         if got != [want]:
             fail(f"{path}: consent_id {got}, expected {want}")
         print(f"{path}: consent ID {want}")
+    elif check == "burst":
+        serial, test, base, ramp_s = args[0], args[1], float(args[2]), float(args[3])
+        tests = [t for t in run_device(report, serial).get("tests", []) if t.get("id") == test]
+        if not tests or not tests[0].get("workloads"):
+            fail(f"drive {serial}: no test {test} with workloads")
+        w = tests[0]["workloads"][0]
+        ramp = (w.get("ramp") or {}).get("intervals") or []
+        b = w.get("burst") or {}
+        if not ramp or sum(i.get("dur_s", 0) for i in ramp) < 0.8 * ramp_s:
+            fail(f"drive {serial}: {test}'s ramp series is missing or short: {len(ramp)} samples")
+        if not b.get("found") or not b.get("in_ramp"):
+            fail(f"drive {serial}: no burst step found inside {test}'s ramp: {b}")
+        if abs(b["after_iops"] - base) > 0.25 * base or b["before_iops"] < 3 * base or not 3 <= b["burst_s"] <= ramp_s:
+            fail(f"drive {serial}: {test}'s step is not a burst then a baseline of {base:g} IOPS: {b}")
+        print(f"drive {serial}: {test}: {b['summary']} (step at {b['step_s']:.1f} s, {len(ramp)} ramp samples)")
     else:
         fail("unknown check " + check)
 

@@ -220,3 +220,35 @@ TEST(EngineOnFile, EachIoSubmittedAloneOrInBatchesCountsTheSameAndSubmitsAsAsked
     }
   }
 }
+
+// A ramp of 10 s or more keeps its own series (counts per bucket from the workload's start), so a
+// burst spent there can be shown; none of it is in the measurement.
+TEST(EngineOnFile, ALongRampKeepsItsOwnSeriesOutsideTheMeasurement) {
+  auto t = Target::null(64 << 20);
+  Workload w;
+  w.rw = Pattern::randread;
+  w.engine = BackendKind::null;
+  w.iodepth = 1;
+  w.rate_iops = {1000, 0};
+  w.ramp_s = 10;
+  w.runtime_s = 0.3;
+  Measurement m = run_on(t, w);
+  EXPECT_DOUBLE_EQ(m.ramp_bucket_s, 1);
+  ASSERT_EQ(m.ramp_intervals.size(), 10u);
+  double dur = 0;
+  uint64_t ios = 0;
+  for (size_t i = 0; i < m.ramp_intervals.size(); ++i) {
+    const IntervalSample& s = m.ramp_intervals[i];
+    EXPECT_NEAR(s.t_s, static_cast<double>(i), 0.05) << i;
+    EXPECT_NEAR(s.iops(Direction::read), 1000, 60) << i;
+    EXPECT_EQ(s.bytes[0], s.ios[0] * 4096) << i;
+    dur += s.dur_s;
+    ios += s.ios[0];
+  }
+  EXPECT_NEAR(dur, 10, 0.05);
+  EXPECT_NEAR(static_cast<double>(ios), 10000, 100);
+  EXPECT_NEAR(static_cast<double>(m.total_ios()), 300, 40) << "the ramp is not measured";
+  // A short ramp keeps none.
+  w.ramp_s = 0.2;
+  EXPECT_TRUE(run_on(t, w).ramp_intervals.empty());
+}

@@ -1,6 +1,6 @@
 // A cloud volume's published limits against a loop device held to a known IOPS rate (--rate-cap
 // emulates the provider's throttle): the verdict follows the cap, and a host cap below the disk's
-// limits is found as the binding limit and named in the report.
+// limits (numbers, or a VM size from the shipped table) is found as the binding limit and named in the report.
 #include <gtest/gtest.h>
 
 #include "tests/support/run_lab.hpp"
@@ -60,8 +60,19 @@ TEST_F(CloudCap, AHostCapBelowTheDiskIsTheBindingLimit) {
   EXPECT_NE(tests.find("[limit: host cap --host-cap iops=300 (300 IOPS), below the disk's 500"), std::string::npos) << tests;
 }
 
+TEST_F(CloudCap, AVmSizeBelowTheDiskIsTheBindingLimitNamedWithItsSource) {
+  SKIP_UNLESS_LOOP_DEVICES();
+  // An Azure B1s allows 320 IOPS and 10 MB/s uncached over all its disks: 400 passes what it can ask.
+  EXPECT_EQ(diskvet(args(" --host-cap azure:Standard_B1s")), 0) << log();
+  std::string reason = profile_reason();
+  EXPECT_NE(reason.find("host cap azure:Standard_B1s binds"), std::string::npos) << reason;
+  EXPECT_NE(reason.find("max-iops iops: the VM size Azure Standard_B1s (320 IOPS) binds"), std::string::npos) << reason;
+  std::string tests = boost::json::serialize(report("r.json").at("devices").as_array().at(0).at("tests"));
+  EXPECT_NE(tests.find("[limit: host cap of the VM size Azure Standard_B1s (320 IOPS; Microsoft Learn"), std::string::npos) << tests;
+}
+
 TEST_F(CloudCap, BadProfileParametersAndHostCapsAreRefusedBeforeAnyIo) {
-  for (const char* bad : {" --host-cap iops=fast", " --host-cap cpus=4", " --profile aws-gp3:iops=fast", " --profile sanity:iops=5",
+  for (const char* bad : {" --host-cap iops=fast", " --host-cap cpus=4", " --host-cap gcp:n2-standard-4", " --host-cap azure:Standard_Z9", " --profile aws-gp3:iops=fast", " --profile sanity:iops=5",
                           " --profile aws-io2"}) {
     std::string a = std::string("run -q --suite quick --device /dev/null --out ") + file("r.json").string() + bad;
     EXPECT_EQ(diskvet(a), 2) << bad << "\n" << log();

@@ -65,6 +65,44 @@ TEST(TuiRun, TheConfirmationRefusesAWrongAnswerAndNothingIsWritten) {
   EXPECT_TRUE(all_zero(loop.backing())) << "not one byte was written to the refused device";
 }
 
+// A cloud family's parameters typed on the suite screen: a wrong one is shown in the parser's words
+// and blocks the confirmation; a right one is the profile the confirmation leads to.
+TEST(TuiRun, ACloudFamilysParametersAreTypedCheckedAndShown) {
+  SKIP_UNLESS_TMUX();
+  SKIP_UNLESS_ROOT();
+  LoopDevice loop("tui-params", 64u << 20);
+  ASSERT_TRUE(loop.valid()) << loop.why();
+  TmuxSession t("tui --duration 0.3s", 120, 40);
+  ASSERT_TRUE(t.wait_for(" diskvet | Devices")) << t.screen();
+  ASSERT_TRUE(t.move_to_device(loop.path())) << t.screen();
+  t.send("Space");
+  ASSERT_TRUE(t.wait_for("1 selected for a write test")) << t.screen();
+  t.send("n");
+  ASSERT_TRUE(t.wait_for(" diskvet | Suite and profile")) << t.screen();
+  for (int i = 0; i < 20 && !t.wait_for("Profile: aws-gp3 ", 0.3); ++i) t.send("p");
+  ASSERT_TRUE(t.wait_for("Profile: aws-gp3 ")) << t.screen();
+  t.send("e");
+  t.send("iops=fast", true);
+  t.send("Enter");
+  EXPECT_TRUE(t.wait_for("iops=fast is not a number")) << t.screen();
+  t.send("Escape");
+  t.send("Enter");
+  EXPECT_TRUE(t.wait_for("profile aws-gp3:iops=fast: ")) << t.screen();
+  EXPECT_TRUE(t.wait_for(" diskvet | Suite and profile")) << t.screen();
+  t.send("e");
+  for (int i = 0; i < 4; ++i) t.send("BSpace");
+  t.send("6000,mbps=250", true);
+  t.send("Enter");
+  ASSERT_TRUE(t.wait_for("Profile: aws-gp3:iops=6000,mbps=250 ")) << t.screen();
+  EXPECT_TRUE(t.wait_for("AWS EBS gp3")) << t.screen();  // what the family promises this disk
+  t.send("Enter");
+  ASSERT_TRUE(t.wait_for(" diskvet | Confirm what will be destroyed")) << t.screen();
+  t.send("Escape");
+  ASSERT_TRUE(t.wait_for(" diskvet | Suite and profile")) << t.screen();
+  t.send("q");
+  EXPECT_EQ(t.wait_exit(), 0);
+}
+
 TEST(TuiRun, AQuickSuiteRunsToAResultsScreenWhoseVerdictMatchesTheJsonReport) {
   SKIP_UNLESS_TMUX();
   SKIP_UNLESS_ROOT();
