@@ -5,6 +5,8 @@
 
 #include <algorithm>
 
+#include "runner/run/burst_finding.hpp"
+
 namespace diskvet::runner {
 
 namespace {
@@ -27,6 +29,12 @@ Validity validity_of(const WorkloadRecord& r, MetricScope scope, const TrustFact
   if (t.precondition_missing) why.push_back(t.precondition_detail);
   if (t.region_unwritten && scope != MetricScope::write && reads(r.workload.rw)) why.push_back(t.unwritten_detail);
   if (r.result.interrupted) why.push_back("the measurement was interrupted");
+  // A burst spent inside the measured window: the numbers are part burst, part baseline, and
+  // neither is what a limit on the volume's baseline asks about.
+  if (auto b = find_burst(r); b && b->step && !b->in_ramp)
+    why.push_back(fmt::format("a burst-then-baseline step at {:.0f} s fell inside the measured window ({}): the result mixes burst and "
+                              "baseline; a longer ramp spends the burst before the measurement",
+                              b->step->step_s, describe(*b->step)));
   if (why.empty()) return {};
   std::string s;
   for (const auto& w : why) s += (s.empty() ? "" : "; ") + w;

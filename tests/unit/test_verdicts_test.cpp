@@ -182,6 +182,50 @@ TEST(TestVerdicts, AVerifyTestThatReadBadDataOrHitIoErrorsFailsItselfNotOnlyItsD
   EXPECT_NE(std::find(r.reasons.begin(), r.reasons.end(), "t: 2 I/O errors"), r.reasons.end());
 }
 
+// A cloud volume's burst outlasting the ramp: the window holds burst and baseline, so a floor on the
+// baseline is not judged on it (INCONCLUSIVE), even though the mixed number clears the floor. Spent
+// inside the ramp, the window is the baseline and is judged.
+TEST(TestVerdicts, ABurstThatEndsInsideTheMeasuredWindowIsNotJudgedOnTheMixedNumber) {
+  auto bursting = [](int ramp_burst_s, int window_burst_s) {
+    WorkloadRecord r = record(Pattern::randread, 0, 0, 10'000);
+    r.workload.ramp_s = 15;
+    r.result.ramp_bucket_s = 1;
+    auto sample = [](double t, uint64_t ios) {
+      IntervalSample s;
+      s.t_s = t;
+      s.dur_s = 1;
+      s.ios[0] = ios;
+      s.bytes[0] = ios * 4096;
+      return s;
+    };
+    for (int i = 0; i < 15; ++i) r.result.ramp_intervals.push_back(sample(i, i < ramp_burst_s ? 1000 : 60));
+    uint64_t ios = 0;
+    for (int i = 0; i < 10; ++i) {
+      const uint64_t n = i < window_burst_s ? 1000 : 60;
+      r.result.intervals.push(sample(i, n));
+      ios += n;
+    }
+    r.result.elapsed_s = 10;
+    r.result.dir[0].ios = ios;
+    for (uint64_t i = 0; i < ios; ++i) r.result.dir[0].lat.record(10'000);
+    return r;
+  };
+  auto l = limits({{"read.iops", Limit::Bound::min, 100}});
+  TestRecord late;
+  late.id = "t";
+  late.workloads = {bursting(15, 3)};  // 354 IOPS on average: above the floor only thanks to the burst
+  auto v = judge_test(late, &l, TrustFacts{});
+  ASSERT_EQ(v.size(), 1u);
+  EXPECT_EQ(v[0].status, VerdictStatus::inconclusive) << v[0].reason;
+  EXPECT_NE(v[0].reason.find("fell inside the measured window"), std::string::npos) << v[0].reason;
+  TestRecord spent;
+  spent.id = "t";
+  spent.workloads = {bursting(10, 0)};  // 60 IOPS: the baseline, judged and short of the floor
+  v = judge_test(spent, &l, TrustFacts{});
+  ASSERT_EQ(v.size(), 1u);
+  EXPECT_EQ(v[0].status, VerdictStatus::fail) << v[0].reason;
+}
+
 TEST(TestVerdicts, ATestThatNeverStartedIsAnError) {
   TestRecord t;
   t.id = "t";
