@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include "runner/hosts/hosts_verdicts.hpp"
+#include "runner/hosts/json_read.hpp"
 
 namespace diskvet::runner {
 
@@ -11,14 +12,8 @@ namespace json = boost::json;
 
 namespace {
 
-const json::object* obj(const json::object& o, std::string_view k) {
-  const json::value* v = o.if_contains(k);
-  return v ? v->if_object() : nullptr;
-}
-double number(const json::object* o, std::string_view k) {
-  const json::value* v = o ? o->if_contains(k) : nullptr;
-  return v && v->is_number() ? v->to_number<double>() : 0;
-}
+using json_read::number;
+using json_read::obj;
 
 json::object criteria_json(const SteadyCriteria& c) {
   return {{"window_rounds", c.window_rounds}, {"max_rounds", c.max_rounds}, {"max_excursion_pct", c.max_excursion_pct}, {"max_slope_pct", c.max_slope_pct}};

@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include "runner/analysis/verdict.hpp"
+#include "runner/hosts/json_read.hpp"
 
 namespace diskvet::runner {
 
@@ -24,14 +25,8 @@ json::object direction_json(const MergedDirection& d) {
                                               {"percentile", std::move(pct)}, {"percentile_upper", std::move(upper)}}}};
 }
 
-const json::object* obj(const json::object& o, std::string_view k) {
-  const json::value* v = o.if_contains(k);
-  return v ? v->if_object() : nullptr;
-}
-double number(const json::object* o, std::string_view k) {
-  const json::value* v = o ? o->if_contains(k) : nullptr;
-  return v && v->is_number() ? v->to_number<double>() : 0;
-}
+using json_read::number;
+using json_read::obj;
 
 // A metric of the merged numbers in one scope ("read", "write", "total").
 std::optional<double> measure_merged(const json::object& merged, std::string_view scope, MetricKind kind) {
