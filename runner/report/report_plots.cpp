@@ -168,12 +168,17 @@ std::pair<Plot, Plot> timeline_plots(const json::value& w, const json::value& te
     if (rounds.empty())
       for (const auto& iv : arr(obj(w, "ramp"), "intervals"))
         si.points.emplace_back(measured_at - num(w, "ramp_s") + num(iv, "t_s") + num(iv, "dur_s") / 2, num(obj(iv, dir), "iops"));
-    for (const auto& iv : arr(res, "intervals")) {
-      const double t = measured_at + num(iv, "t_s") + num(iv, "dur_s") / 2;
+    // Each interval at its middle; a window of one interval (a pass shorter than the interval) as a
+    // flat line across it, since a single point draws no line.
+    const auto& intervals = arr(res, "intervals");
+    for (const auto& iv : intervals) {
       const json::value& d = obj(iv, dir);
-      si.points.emplace_back(t, num(d, "iops"));
-      sm.points.emplace_back(t, num(d, "lat_mean_ns"));
-      sp.points.emplace_back(t, num(d, "lat_p99_ns"));
+      const double start = measured_at + num(iv, "t_s"), dur = num(iv, "dur_s");
+      for (double t : intervals.size() == 1 ? std::vector<double>{start, start + dur} : std::vector<double>{start + dur / 2}) {
+        si.points.emplace_back(t, num(d, "iops"));
+        sm.points.emplace_back(t, num(d, "lat_mean_ns"));
+        sp.points.emplace_back(t, num(d, "lat_p99_ns"));
+      }
     }
     iops.series.push_back(std::move(si));
     lat.series.push_back(std::move(sm));

@@ -5,6 +5,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <map>
 #include <regex>
 
@@ -142,4 +143,24 @@ TEST(ReportHtml, AReportOfTheFirstReleaseStillRendersAndSaysWhatItLacks) {
   for (const auto& [kind, n] : plots(html)) EXPECT_GT(n, 0) << kind;
   EXPECT_NE(html.find("239.1k IOPS"), std::string::npos);
   EXPECT_NE(render_report_text(r->doc).find("OVERALL: PASS"), std::string::npos);
+}
+
+// A pass shorter than one interval has a one-interval series: it is drawn as a flat line across that
+// interval, not as a single point that draws nothing (the browser test rejects a plot with no line).
+TEST(ReportHtml, AWindowOfOneIntervalIsDrawnAsALineAcrossIt) {
+  auto doc = dvt::null_run_report({dvt::NullDrive{.serial = "SN-1"}});
+  auto& w = doc["devices"].as_array()[0].as_object()["tests"].as_array()[0].as_object()["workloads"].as_array()[0].as_object();
+  auto& intervals = w["result"].as_object()["intervals"].as_array();
+  ASSERT_GE(intervals.size(), 2u);
+  intervals.resize(1);
+  w.erase("steady_state");
+  w.erase("warmup");
+  const std::string html = render_report_html(doc, true);
+  const size_t svg = html.find("data-plot=\"timeline-iops\"");
+  ASSERT_NE(svg, std::string::npos);
+  const size_t line = html.find("<polyline class=\"series\"", svg);
+  ASSERT_NE(line, std::string::npos);
+  const size_t at = html.find("points=\"", line) + 8;
+  const std::string pts = html.substr(at, html.find('"', at) - at);
+  EXPECT_EQ(std::count(pts.begin(), pts.end(), ','), 2) << "two ends of one flat line: " << pts;
 }
