@@ -14,6 +14,28 @@ namespace json = boost::json;
 
 namespace {
 constexpr size_t kMaxModelPattern = 256;
+
+// What libstdc++'s regex compiler reads as a number (a back-reference's `\N`, a repeat's `{N,M}`)
+// it accumulates in a long without a check: 20 digits overflow it, which is undefined behaviour
+// (fuzz_profile found `\5555...`). A model pattern needs neither a back-reference nor a count of
+// more than four digits; the reason why, or empty.
+std::string unsafe_number_in_pattern(std::string_view re) {
+  bool in_braces = false;
+  size_t digits = 0;
+  for (size_t i = 0; i < re.size(); ++i) {
+    const char c = re[i];
+    if (c == '\\' && i + 1 < re.size()) {
+      if (re[i + 1] >= '0' && re[i + 1] <= '9') return "back-references (\\1 ...) are not supported in a model pattern";
+      ++i;
+      continue;
+    }
+    if (c == '{') in_braces = true;
+    if (c == '}') in_braces = false;
+    digits = in_braces && c >= '0' && c <= '9' ? digits + 1 : 0;
+    if (digits > 4) return "a repeat count of more than four digits";
+  }
+  return {};
+}
 }  // namespace
 
 Result<Profile> parse_profile(std::string_view text, const std::string& file) {
@@ -43,6 +65,8 @@ Result<Profile> parse_profile(std::string_view text, const std::string& file) {
     if (!err && p.match.model_regex.size() > kMaxModelPattern)
       r.fail("model", fmt::format("is {} characters long, more than {}", p.match.model_regex.size(), kMaxModelPattern),
              "match the model with a shorter pattern");
+    if (!err && !p.match.model_regex.empty())
+      if (std::string why = unsafe_number_in_pattern(p.match.model_regex); !why.empty()) r.fail("model", why, "match the model with a simpler pattern");
     if (!err && !p.match.model_regex.empty()) {
       try {
         std::regex re(p.match.model_regex);

@@ -215,6 +215,17 @@ TEST(ProfileLoader, RefusesAModelPatternLongerThanAnyModel) {
   EXPECT_TRUE(parse_profile(R"({"name": "p", "match": {"model": ")" + longest + R"("}, "limits": {}})", "ok.json").ok());
 }
 
+TEST(ProfileLoader, RefusesBackReferencesAndHugeRepeatCountsBeforeTheRegexCompilerOverflows) {
+  // libstdc++ reads `\5555...` (a back-reference) and `{N}` into a long unchecked: fuzz_profile found
+  // the signed overflow (undefined behaviour) with a 110-digit back-reference.
+  const std::string backref = profile_error(R"({"name": "p", "match": {"model": "^Q\\55555555555555555555555$"}, "limits": {}})");
+  EXPECT_NE(backref.find("back-references"), std::string::npos) << backref;
+  const std::string count = profile_error(R"({"name": "p", "match": {"model": "^a{1,99999999999999999999}$"}, "limits": {}})");
+  EXPECT_NE(count.find("more than four digits"), std::string::npos) << count;
+  // An escaped backslash before digits is a literal, and short counts and \d still load.
+  EXPECT_TRUE(parse_profile(R"({"name": "p", "match": {"model": "^A\\\\5{2}\\d{1,4}$"}, "limits": {}})", "ok.json").ok());
+}
+
 TEST(ProfileLoader, LoadsTheShippedProfiles) {
   auto all = builtin_profiles();
   ASSERT_TRUE(all.ok()) << all.error().message();
