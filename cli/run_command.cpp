@@ -236,7 +236,7 @@ int run_suite_command(const RunCliOptions& o) {
       if (!loop) return fail(loop.error());
       scratch_loop.emplace(std::move(*loop));
       paths.push_back(scratch_loop->path());
-      consent.ids.push_back(scratch_loop->path());  // we created it: nothing of anyone's is on it
+      consent.add(scratch_loop->path());  // we created it: nothing of anyone's is on it
       notes.push_back(fmt::format("no device named: ran on a scratch loop device over {} ({} in RAM), detached afterwards", scratch_loop->backing(),
                                   format_bytes(*size)));
     } else {

@@ -42,7 +42,7 @@ std::vector<NodeIdentity> identify_nodes(const Device& d, const HostPaths& host)
     NodeIdentity n{std::move(who), std::move(node), std::move(dev_id), {}, {}, {}, {}, {}, {}};
     std::error_code ec;
     if (!fs::exists(n.node, ec)) return;
-    auto facts = probe_volume(n.node);
+    auto facts = probe_volume(n.node, host.live() ? n.dev_id : std::string());
     if (!facts) return;
     n.type = facts->type;
     n.label = facts->label;

@@ -3,7 +3,17 @@
 
 #include <fmt/format.h>
 
+#include <fcntl.h>
+#include <linux/openat2.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
 #include <algorithm>
+#include <cerrno>
+#include <filesystem>
+
+#include "common/fd.hpp"
 
 #include "devices/identity.hpp"
 
@@ -47,19 +57,78 @@ Error shared_refusal(const Device& d, const std::string& shared, const std::vect
                                   each_exact(d, shared, host_disks)));
 }
 
+// Whether a resolved id names d by path: the device it resolved to, or for a path that named
+// nothing then, the kernel node's exact name.
+bool names_by_path(const Device& d, const ConsentId& c) {
+  if (!c.dev_id.empty()) return !d.dev_id.empty() && c.dev_id == d.dev_id;
+  if (c.path) return !c.existed && c.text == d.path;
+  return !d.name.empty() && c.text == d.name;
+}
+
 }  // namespace
 
+ConsentId resolve_consent_id(const std::string& id) {
+  ConsentId c;
+  c.text = id;
+  c.path = id.starts_with("/");
+  if (id.empty() || id == kAllUnprotected) return c;
+  // By their words too: /proc/PID/fd/N whose N is closed now may be open later, as the gate's own.
+  std::string normal = std::filesystem::path(id).lexically_normal().string();
+  for (const char* magic : {"/proc/", "/dev/fd/", "/dev/stdin", "/dev/stdout", "/dev/stderr"})
+    if (normal.starts_with(magic) || normal + "/" == magic) {
+      c.refused = "resolves through /proc/PID/fd or /dev/fd, which names whatever a process has open, not a device or file";
+      return c;
+    }
+  open_how how{};
+  how.flags = O_PATH | O_CLOEXEC;
+  how.resolve = RESOLVE_NO_MAGICLINKS;
+  UniqueFd fd(static_cast<int>(::syscall(SYS_openat2, AT_FDCWD, id.c_str(), &how, sizeof how)));
+  if (!fd.valid()) {
+    if (errno == ELOOP && ::access(id.c_str(), F_OK) == 0)  // a link planted elsewhere that leads into /proc/PID/fd
+      c.refused = "resolves through /proc/PID/fd or /dev/fd, which names whatever a process has open, not a device or file";
+    else if (errno == ENOSYS)  // kernels before 5.6: a plain open (the words were checked above)
+      fd.reset(::open(id.c_str(), O_PATH | O_CLOEXEC));
+    if (!fd.valid()) return c;
+  }
+  struct stat st{};
+  if (::fstat(fd.get(), &st) != 0) return c;
+  c.existed = true;
+  if (S_ISBLK(st.st_mode)) c.dev_id = dev_id_of(st.st_rdev);
+  else if (S_ISREG(st.st_mode)) c.file = {st.st_dev, st.st_ino};
+  return c;
+}
+
+Consent::Consent(const std::vector<std::string>& given) {
+  for (const auto& id : given) add(id);
+}
+
+void Consent::add(const std::string& id) {
+  ids.push_back(id);
+  resolved.push_back(resolve_consent_id(id));
+}
+
+const ConsentId* Consent::refused() const {
+  for (const auto& c : resolved)
+    if (!c.refused.empty()) return &c;
+  return nullptr;
+}
+
 Status check_consent(const Device& d, const Protection& p, const Consent& consent, const std::vector<Device>& host_disks) {
+  if (const ConsentId* bad = consent.refused())
+    return safety_error(d.path, fmt::format("--destroy-data {} {}; refusing to write", bad->text, bad->refused),
+                        "nothing was written; name the device by its /dev path, serial or WWN");
   bool by_path = false, by_strong = false, all = false;
   std::string shared;  // the first id given that names d but another disk too
-  for (const auto& id : consent.ids) {
+  for (size_t i = 0; i < consent.ids.size(); ++i) {
+    const std::string& id = consent.ids[i];
     if (id == kAllUnprotected) {
       all = true;
       continue;
     }
+    // A Consent built field by field (no resolution) has only its texts: resolved now, once.
+    ConsentId c = i < consent.resolved.size() ? consent.resolved[i] : resolve_consent_id(id);
+    if (names_by_path(d, c)) by_path = true;
     auto form = identifies(d, id);
-    if (!form) form = identifies(d, resolve_device_path(id));
-    if (form == IdForm::path) by_path = true;
     if (form == IdForm::namespace_id) by_strong = true;
     if (form == IdForm::serial || form == IdForm::wwn) {
       if (!names_another(d, id, host_disks)) by_strong = true;

@@ -208,6 +208,8 @@ Result<std::vector<Device>> discover(const DiscoveryOptions& options) {
   bool nvme_scanned = false;
   std::vector<Device> devices;
   std::vector<Device> unlisted;  // empty disks left out: they still share serials and WWNs
+  // The host's mounts, loop backings and writers, read once for every disk's stack.
+  const StackFacts facts = options.assess_protection ? gather_stack_facts(host) : StackFacts{};
   for (const auto& dir : dirs) {
     static const UdevProperties kNone;
     auto found = udev_by_name.find(dir.filename().string());
@@ -218,7 +220,7 @@ Result<std::vector<Device>> discover(const DiscoveryOptions& options) {
       continue;
     }
     if (options.assess_protection)
-      apply(*d, assess_protection(*d, host, ProtectionProbes{.signatures = true}));
+      apply(*d, assess_protection(*d, host, ProtectionProbes{.signatures = true, .facts = &facts}));
     if (d->kind == DeviceKind::nvme && host.live()) {
       if (d->nvme_controller.empty()) {
         if (!nvme_scanned) nvme_ctrls = nvme_namespace_controllers(), nvme_scanned = true;

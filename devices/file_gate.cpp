@@ -13,45 +13,46 @@
 #include "common/file_kind.hpp"
 #include "common/units.hpp"
 #include "devices/host_state.hpp"
+#include "devices/stack_facts.hpp"
 #include "devices/sysfs.hpp"
 
 namespace diskvet::devices {
 
 namespace fs = std::filesystem;
 
-namespace {
-
-// The path with its directories resolved and its last component kept as it is (never followed).
-std::string canonical_keeping_last(const std::string& path) {
-  fs::path p(path);
-  std::error_code ec;
-  fs::path dir = fs::canonical(p.has_parent_path() ? p.parent_path() : fs::path("."), ec);
-  if (ec) return fs::absolute(p, ec).lexically_normal().string();
-  return (dir / p.filename()).string();
-}
-
-}  // namespace
-
 std::string loop_backed_by(dev_t dev, ino_t ino, const HostPaths& host) {
-  std::error_code ec;
-  for (const auto& e : fs::directory_iterator(host.sysfs / "block", ec)) {
-    auto backing = read_attr(e.path() / "loop" / "backing_file");
-    if (!backing || backing->empty()) continue;
-    struct stat bst{};
-    if (::stat(backing->c_str(), &bst) == 0 && bst.st_dev == dev && bst.st_ino == ino) return e.path().filename().string();
+  const FileId file{dev, ino};
+  auto loops = read_loops(host);
+  for (const auto& l : loops)
+    if (l.known && l.file == file) return l.name;
+  // A loop device that did not say what backs it (a stalled backing file system): it cannot be ruled
+  // out when its backing file's name lies on this file's file system, or on none this namespace shows.
+  auto mounts = parse_mountinfo(read_raw(host.proc / "self" / "mountinfo"));
+  for (const auto& l : loops) {
+    if (l.known) continue;
+    const MountEntry* best = nullptr;
+    for (const auto& m : mounts)
+      if (l.file_name.starts_with(m.mountpoint) && (!best || m.mountpoint.size() > best->mountpoint.size())) best = &m;
+    if (!best || best->dev_id == dev_id_of(dev))
+      return fmt::format("{} (it {}, and its backing file {} may be this one)", l.name, l.why_unknown, l.file_name);
   }
   return {};
 }
 
-bool is_active_swap_file(dev_t dev, ino_t ino, const HostPaths& host) {
-  for (const auto& swap : parse_swaps(read_raw(host.proc / "swaps"))) {
-    struct stat sst{};
-    if (::stat(swap.c_str(), &sst) == 0 && S_ISREG(sst.st_mode) && sst.st_dev == dev && sst.st_ino == ino) return true;
-  }
-  return false;
+Status check_replaceable(const std::string& path, const HostPaths& host) {
+  UniqueFd anchor(::open(path.c_str(), O_PATH | O_NOFOLLOW | O_CLOEXEC));
+  if (!anchor.valid()) return ok_status();  // nothing there (or nothing reachable): the caller's checks say which
+  struct stat st{};
+  if (::fstat(anchor.get(), &st) != 0 || !S_ISREG(st.st_mode)) return ok_status();
+  if (auto loop = loop_backed_by(st.st_dev, st.st_ino, host); !loop.empty())
+    return safety_error(path, fmt::format("PROTECTED: backs loop device /dev/{}; a report is never written over it", loop),
+                        "nothing was written; choose another output path");
+  if (is_active_swap_file(st.st_dev, st.st_ino, host))
+    return safety_error(path, "PROTECTED: is an active swap file; a report is never written over it", "nothing was written; choose another output path");
+  return ok_status();
 }
 
-Status decide_file_write(const std::string& path, const std::string& canonical, const OpenedFile& f, const Consent& consent) {
+Status decide_file_write(const std::string& path, const OpenedFile& f, const Consent& consent) {
   if (S_ISLNK(f.mode))
     return safety_error(path, "PROTECTED: is a symbolic link; diskvet never writes through a link to a file, refusing to write",
                         "nothing was written; name the file itself, or for a disk the disk");
@@ -66,8 +67,12 @@ Status decide_file_write(const std::string& path, const std::string& canonical, 
                         fmt::format("nothing was written; test /dev/{} itself (with --destroy-data) instead", f.backs_loop));
   if (f.swap) return safety_error(path, "PROTECTED: is an active swap file; refusing to write", "nothing was written");
   if (f.created) return ok_status();
-  bool named = std::any_of(consent.ids.begin(), consent.ids.end(),
-                           [&](const std::string& id) { return id == path || (!canonical.empty() && id == canonical); });
+  if (const ConsentId* bad = consent.refused())
+    return safety_error(path, fmt::format("--destroy-data {} {}; refusing to write", bad->text, bad->refused),
+                        "nothing was written; name the file by its path");
+  // Consent names the inode its id resolved to when diskvet started, never a path looked up now.
+  bool named = f.id.known() && std::any_of(consent.resolved.begin(), consent.resolved.end(),
+                                           [&](const ConsentId& c) { return c.file.known() && c.file == f.id; });
   if (named) return ok_status();
   return safety_error(path,
                       fmt::format("is an existing file ({}) that diskvet did not create: writing it destroys its data and needs consent",
@@ -90,12 +95,12 @@ Result<FileGrant> open_file_for_write(const std::string& path, const Consent& co
   }
   struct stat st{};
   if (::fstat(anchor.get(), &st) != 0) return system_error(path, "cannot stat", errno);
-  OpenedFile f{st.st_mode, false, static_cast<uint64_t>(st.st_size), {}, false};
+  OpenedFile f{st.st_mode, false, static_cast<uint64_t>(st.st_size), {}, false, {st.st_dev, st.st_ino}};
   if (S_ISREG(st.st_mode)) {
     f.backs_loop = loop_backed_by(st.st_dev, st.st_ino, host);
     f.swap = is_active_swap_file(st.st_dev, st.st_ino, host);
   }
-  if (auto ok = decide_file_write(path, canonical_keeping_last(path), f, consent); !ok) return ok.error();
+  if (auto ok = decide_file_write(path, f, consent); !ok) return ok.error();
 
   // Reopen the very inode that was judged, through its descriptor (not the path again).
   std::string self = fmt::format("{}/self/fd/{}", host.proc.string(), anchor.get());

@@ -13,6 +13,7 @@
 #include "common/fd.hpp"
 #include "devices/consent.hpp"
 #include "devices/host_paths.hpp"
+#include "devices/stack_facts.hpp"
 
 namespace diskvet::devices {
 
@@ -24,16 +25,18 @@ struct OpenedFile {
   uint64_t size_bytes = 0;
   std::string backs_loop;    // "loop3" when it is the backing file of /dev/loop3
   bool swap = false;         // an active swap file
+  FileId id;                 // (st_dev, st_ino): what consent must have resolved to
 };
 
-// The file rules, a pure function (the path as given, and its canonical form for consent):
+// The file rules, a pure function of what was opened (the path as given is for words only):
 //  - anything but a regular file (symlink, block or character device, directory, FIFO, socket) is
 //    refused whatever the consent: block devices reach the disk gate, never this one;
 //  - a regular file backing a loop device or active as swap is a disk in disguise: refused;
 //  - a file this process created is written without consent;
-//  - an existing regular file is written only when --destroy-data names it (path as given or
-//    canonical); all-unprotected does not cover it, and the refusal says which ID to add.
-Status decide_file_write(const std::string& path, const std::string& canonical, const OpenedFile& f, const Consent& consent);
+//  - an existing regular file is written only when a --destroy-data id resolved, before anything was
+//    opened, to this very inode (f.id); all-unprotected does not cover it, and the refusal says which
+//    ID to add.
+Status decide_file_write(const std::string& path, const OpenedFile& f, const Consent& consent);
 
 struct FileGrant {
   UniqueFd fd;  // O_RDWR, without O_DIRECT (a created file is laid out with buffered writes first)
@@ -48,8 +51,12 @@ struct FileGrant {
 Result<FileGrant> open_file_for_write(const std::string& path, const Consent& consent, uint64_t create_size_bytes,
                                       const HostPaths& host = {});
 
-// The loop device ("loop3") whose backing file is this inode, or empty; and whether it is active swap.
+// Whether whatever `path` names (a final symlink judged as itself, never followed) may be replaced by
+// a new file, as a report is renamed into place: an inode that backs a loop device or is active swap
+// is a disk in disguise, and replacing its name loses it. Nothing there is fine.
+Status check_replaceable(const std::string& path, const HostPaths& host = {});
+
+// The loop device ("loop3") whose backing file is this inode, or empty (is_active_swap_file: stack_facts.hpp).
 std::string loop_backed_by(dev_t dev, ino_t ino, const HostPaths& host = {});
-bool is_active_swap_file(dev_t dev, ino_t ino, const HostPaths& host = {});
 
 }  // namespace diskvet::devices

@@ -8,6 +8,7 @@
 
 #include "devices/device.hpp"
 #include "devices/host_paths.hpp"
+#include "devices/stack_facts.hpp"
 
 namespace diskvet::devices {
 
@@ -45,8 +46,12 @@ struct Protection {
 // The write gate's own O_EXCL open is the only claim, for a device about to be written.
 struct ProtectionProbes {
   bool signatures = true;  // libblkid; off only for fake sysfs trees (no device nodes to read)
+  // The host's mounts, loop devices and writers (stack_facts.hpp), read once for many devices;
+  // null: read them for this one assessment.
+  const StackFacts* facts = nullptr;
 };
-// Every protection rule against the live (or fake) host. The Device needs name, path, kind,
+// Every protection rule against the live (or fake) host, on the device and on every device and file
+// in its storage stack (loop backings, loop devices over it, siblings sharing a backing file). The Device needs name, path, kind,
 // dev_id, partitions and read_only as discovery fills them.
 Protection assess_protection(const Device& d, const HostPaths& host = {}, const ProtectionProbes& probes = {});
 

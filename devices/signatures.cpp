@@ -3,6 +3,8 @@
 
 #include <blkid/blkid.h>
 #include <fcntl.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
 
 #include <fmt/format.h>
 
@@ -38,11 +40,19 @@ struct OpenProbe {
   int err = 0;
 };
 
-OpenProbe open_probe(const std::string& node) {
+// With `dev_id`, the opened node must be that block device (fstat), or nothing is probed: a name
+// can be another device's in this mount namespace, or change between a look-up and the open.
+OpenProbe open_probe(const std::string& node, const std::string& dev_id = {}) {
   OpenProbe o;
   o.fd.reset(::open(node.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK));
   if (!o.fd.valid()) {
     o.err = errno;
+    return o;
+  }
+  struct stat st{};
+  if (!dev_id.empty() &&
+      (::fstat(o.fd.get(), &st) != 0 || !S_ISBLK(st.st_mode) || fmt::format("{}:{}", major(st.st_rdev), minor(st.st_rdev)) != dev_id)) {
+    o.err = ENXIO;
     return o;
   }
   o.probe.reset(blkid_new_probe());
@@ -55,8 +65,8 @@ OpenProbe open_probe(const std::string& node) {
 
 }  // namespace
 
-Result<Signatures> probe_signatures(const std::string& node) {
-  OpenProbe opened = open_probe(node);
+Result<Signatures> probe_signatures(const std::string& node, const std::string& dev_id) {
+  OpenProbe opened = open_probe(node, dev_id);
   if (!opened.probe) {
     int err = opened.err ? opened.err : EIO;
     return system_error(node, "cannot be probed for partition tables and signatures", err,
@@ -103,8 +113,8 @@ std::string describe_signature(const Signatures& s) {
 
 namespace diskvet::devices {
 
-std::optional<VolumeFacts> probe_volume(const std::string& node) {
-  OpenProbe opened = open_probe(node);
+std::optional<VolumeFacts> probe_volume(const std::string& node, const std::string& dev_id) {
+  OpenProbe opened = open_probe(node, dev_id);
   if (!opened.probe) return std::nullopt;
   blkid_probe p = opened.probe.get();
   blkid_probe_enable_superblocks(p, 1);

@@ -22,7 +22,8 @@ struct Signatures {
 
 // Probes a block device node (opened read-only and without O_EXCL, never written). An error when it cannot be read:
 // the caller must treat an unprobed device as protected.
-Result<Signatures> probe_signatures(const std::string& node);
+// With `dev_id` ("8:16") the node opened must be that device (fstat), or it is an error.
+Result<Signatures> probe_signatures(const std::string& node, const std::string& dev_id = {});
 
 // "an ext4 filesystem signature", "an LVM physical volume signature (LVM2_member)".
 std::string describe_signature(const Signatures& s);
@@ -38,7 +39,8 @@ struct VolumeFacts {
   UniqueFd fd;                          // the node, open read-only (no O_EXCL), to read further
 };
 // nullopt when the node cannot be opened; empty fields when nothing was recognised.
-std::optional<VolumeFacts> probe_volume(const std::string& node);
+// With `dev_id` the node opened must be that device (fstat); nullopt otherwise.
+std::optional<VolumeFacts> probe_volume(const std::string& node, const std::string& dev_id = {});
 
 // A kernel-command-line device spec ("/dev/sda1", "UUID=...", "PARTUUID=...", "LABEL=...") as the
 // device node it names, via libblkid's tag evaluation; empty when nothing matches.

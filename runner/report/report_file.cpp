@@ -16,6 +16,7 @@
 
 #include "common/fd.hpp"
 #include "common/file_kind.hpp"
+#include "devices/file_gate.hpp"
 #include "runner/report/report_json.hpp"
 #include "runner/report/sha256.hpp"
 
@@ -75,7 +76,8 @@ Status check_report_path(const std::string& path) {
       return usage_error(path, fmt::format("cannot be written: {} is not a directory", dir.string()), "create the directory first");
     return ok_status();
   }
-  if (S_ISREG(lst.st_mode)) return ok_status();  // an older report, or a file the user named: replaced
+  // An older report, or a file the user named: replaced, unless that inode is a disk in disguise.
+  if (S_ISREG(lst.st_mode)) return devices::check_replaceable(path);
   if (S_ISLNK(lst.st_mode)) {
     struct stat st{};
     if (::stat(path.c_str(), &st) != 0 || S_ISREG(st.st_mode)) return ok_status();  // the link is replaced, its target untouched

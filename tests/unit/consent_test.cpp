@@ -226,3 +226,45 @@ TEST(Identity, SameMediumIsTheSameWwnNotTheSameController) {
 
 }  // namespace
 }  // namespace diskvet::devices
+
+namespace diskvet::devices {
+namespace {
+
+Consent resolved_ids(std::vector<ConsentId> ids) {
+  Consent c;
+  for (auto& id : ids) {
+    c.ids.push_back(id.text);
+    c.resolved.push_back(std::move(id));
+  }
+  return c;
+}
+
+// Rule 1: a path in --destroy-data names the device it resolved to when diskvet started, by device
+// number; the device's own node name is not looked at again.
+TEST(ConsentIdentity, APathNamesTheDeviceNumberItResolvedToNotItsWords) {
+  Device d = disk();
+  d.dev_id = "8:16";
+  EXPECT_TRUE(check(d, {}, resolved_ids({{"/dev/disk/by-id/anything", true, true, "8:16", {}, {}}})));
+  EXPECT_FALSE(check(d, {}, resolved_ids({{"/dev/sdz", true, true, "8:32", {}, {}}})))
+      << "the words are the device's path, but they named another device when resolved";
+  EXPECT_FALSE(check(d, {}, resolved_ids({{"/dev/sdz", true, true, {}, {0x5, 9}, {}}}))) << "they named a file";
+}
+
+TEST(ConsentIdentity, AnIdRefusedAtResolutionRefusesEveryWriteWhateverElseIsGiven) {
+  Device d = disk();
+  d.dev_id = "8:16";
+  auto s = check(d, {}, resolved_ids({{"ZA1B2C3", false, false, {}, {}, {}},
+                                      {"/proc/self/fd/3", true, true, {}, {}, "resolves through /proc/PID/fd or /dev/fd"}}));
+  ASSERT_FALSE(s);
+  EXPECT_NE(s.error().what.find("/proc/self/fd/3"), std::string::npos) << s.error().what;
+}
+
+TEST(ConsentIdentity, ProcSelfFdIsRefusedWhenResolved) {
+  EXPECT_FALSE(resolve_consent_id("/proc/self/fd/0").refused.empty());
+  EXPECT_FALSE(resolve_consent_id("/dev/fd/1").refused.empty());
+  EXPECT_TRUE(resolve_consent_id("/dev/null").refused.empty());
+  EXPECT_TRUE(resolve_consent_id("ZA1B2C3").refused.empty());
+}
+
+}  // namespace
+}  // namespace diskvet::devices

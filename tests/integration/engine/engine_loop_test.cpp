@@ -72,7 +72,7 @@ TEST(EngineOnLoop, WriteWithConsentByPathRuns) {
 TEST(EngineOnLoop, DeviceIsHeldExclusivelyWhileWritten) {
   LoopDevice dev("engine-excl", 16 << 20);
   REQUIRE_LOOP(dev);
-  auto grant = diskvet::devices::open_for_write(dev.path(), {{dev.path()}});
+  auto grant = diskvet::devices::open_for_write(dev.path(), diskvet::devices::Consent{{dev.path()}});
   ASSERT_TRUE(grant) << grant.error().message();
   // A second writer (another diskvet) is refused while the first holds the device.
   auto r = run_command({DISKVET_BIN, "io", "--filename", dev.path(), "--rw", "randwrite", "--runtime", "1",
