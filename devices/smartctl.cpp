@@ -1,16 +1,9 @@
 // smartctl as a child process (no shell) and its JSON parsed with Boost.JSON.
 #include "devices/smartctl.hpp"
 
-#include <fcntl.h>
-#include <spawn.h>
-#include <sys/wait.h>
-#include <unistd.h>
-
 #include <boost/json.hpp>
 
-#include "common/fd.hpp"
-
-extern char** environ;
+#include "common/child_process.hpp"
 
 namespace diskvet::devices {
 
@@ -73,34 +66,19 @@ std::optional<Health> parse_smartctl_json(std::string_view text) {
   return h;
 }
 
-// posix_spawnp rather than Boost.Process, which the tests use (tests/support/run_command.cpp): this
-// runs inside diskvet while its I/O and health threads run, where glibc's posix_spawn (clone with
-// CLONE_VM|CLONE_VFORK, no copy of a large address space) is the safe and cheap way to start a
-// child, and Boost.Process v1 uses fork() and reports failures by throwing; argv is already a
-// vector here, so there is no shell to remove.
-std::optional<Health> run_smartctl(const std::string& node) {
-  int out[2];
-  if (::pipe2(out, O_CLOEXEC) != 0) return std::nullopt;
-  UniqueFd read_end(out[0]), write_end(out[1]);
-  posix_spawn_file_actions_t actions;
-  posix_spawn_file_actions_init(&actions);
-  posix_spawn_file_actions_adddup2(&actions, write_end.get(), STDOUT_FILENO);
-  posix_spawn_file_actions_addopen(&actions, STDERR_FILENO, "/dev/null", O_WRONLY, 0);
-  std::string a0 = "smartctl", a1 = "--json=c", a2 = "-a", a3 = "-n", a4 = "standby";
-  std::string dev = node;
-  char* argv[] = {a0.data(), a1.data(), a2.data(), a3.data(), a4.data(), dev.data(), nullptr};
-  pid_t pid = -1;
-  int rc = posix_spawnp(&pid, "smartctl", &actions, nullptr, argv, environ);
-  posix_spawn_file_actions_destroy(&actions);
-  write_end.reset();
-  if (rc != 0) return std::nullopt;  // not installed
-  std::string text;
-  char buf[8192];
-  for (ssize_t n; (n = ::read(read_end.get(), buf, sizeof buf)) > 0;) text.append(buf, static_cast<size_t>(n));
-  int status = 0;
-  ::waitpid(pid, &status, 0);
+// One hung drive must not hang every health read: smartctl runs as a child with a deadline, and a
+// smartctl that has not finished by then is killed (and left for init when the kernel holds it).
+std::optional<Health> run_smartctl(const std::string& node, std::chrono::milliseconds deadline) {
+  auto child = ChildProcess::spawn({"smartctl", "--json=c", "-a", "-n", "standby", node}, SpawnOptions{.pipe_stdout = true});
+  if (!child) return std::nullopt;  // not installed
+  std::string text = child->read_rest(static_cast<int>(deadline.count()));
+  auto code = child->wait_for(1000);
+  if (!code) {
+    child->stop(1000);
+    return std::nullopt;  // did not answer in time: health unknown, which is never healthy
+  }
   // Exit status bits 0 and 1: bad command line, or the device could not be opened (smartctl(8)).
-  if (!WIFEXITED(status) || (WEXITSTATUS(status) & 0x3)) return std::nullopt;
+  if (*code < 0 || *code >= 128 || (*code & 0x3)) return std::nullopt;
   return parse_smartctl_json(text);
 }
 

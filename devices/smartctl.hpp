@@ -1,6 +1,7 @@
 // SATA/SAS health through `smartctl --json` (smartmontools), when it is installed.
 #pragma once
 
+#include <chrono>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -14,8 +15,10 @@ namespace diskvet::devices {
 // output says nothing about SMART (not supported, or the device could not be opened).
 std::optional<Health> parse_smartctl_json(std::string_view json_text);
 
-// Runs smartctl on the device node (never waking a disk in standby) and parses its output;
-// nullopt when smartctl is missing or fails.
-std::optional<Health> run_smartctl(const std::string& node);
+// How long one smartctl may take (a SCSI drive spinning up answers in seconds; a hung one never).
+inline constexpr std::chrono::milliseconds kSmartctlDeadline{15000};
+// smartctl's health of the device at `node` (never waking a disk in standby); nullopt when smartctl is missing, failed, or did not
+// answer within kSmartctlDeadline (it is killed then).
+std::optional<Health> run_smartctl(const std::string& node, std::chrono::milliseconds deadline = kSmartctlDeadline);
 
 }  // namespace diskvet::devices

@@ -18,7 +18,7 @@
 #include <thread>
 
 #include "diskvet/version.hpp"
-#include "runner/hosts/child_process.hpp"
+#include "common/child_process.hpp"
 #include "runner/hosts/fio_job.hpp"
 #include "runner/hosts/hosts_rounds.hpp"
 #include "runner/hosts/hosts_verdicts.hpp"

@@ -1,7 +1,14 @@
 // The health gate, before/after deltas, and smartctl output parsing.
 #include "devices/health.hpp"
 
+#include <signal.h>
+#include <unistd.h>
+
 #include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
 
 #include "devices/device_json.hpp"
 #include "devices/smartctl.hpp"
@@ -147,3 +154,45 @@ TEST(Smartctl, SaysNothingWhenSmartIsUnavailable) {
 
 }  // namespace
 }  // namespace diskvet::devices
+
+// A smartctl on a hung drive never returns: a stand-in that hangs is killed at the deadline, the
+// health is unknown, and the stand-in is gone. One that answers is parsed as the real one's output.
+namespace {
+
+struct FakeSmartctl {
+  std::filesystem::path dir;
+  std::string old_path;
+  explicit FakeSmartctl(const std::string& body) {
+    std::string tmpl = (std::filesystem::temp_directory_path() / "diskvet-fake-smartctl-XXXXXX").string();
+    dir = ::mkdtemp(tmpl.data()) ? std::filesystem::path(tmpl) : std::filesystem::path();
+    std::ofstream(dir / "smartctl") << "#!/bin/sh\n" << body << "\n";
+    std::filesystem::permissions(dir / "smartctl", std::filesystem::perms::owner_all);
+    old_path = std::getenv("PATH") ? std::getenv("PATH") : "";
+    ::setenv("PATH", (dir.string() + ":" + old_path).c_str(), 1);
+  }
+  ~FakeSmartctl() {
+    ::setenv("PATH", old_path.c_str(), 1);
+    std::error_code ec;
+    std::filesystem::remove_all(dir, ec);
+  }
+};
+
+}  // namespace
+
+TEST(Smartctl, AHungSmartctlIsKilledAtItsDeadlineAndHealthIsUnknown) {
+  FakeSmartctl fake("echo $$ > \"$(dirname \"$0\")/pid\"; exec sleep 600");
+  auto h = diskvet::devices::run_smartctl("/dev/hung", std::chrono::milliseconds(300));
+  EXPECT_FALSE(h.has_value());
+  std::ifstream pid_file(fake.dir / "pid");
+  pid_t pid = 0;
+  ASSERT_TRUE(pid_file >> pid) << "the stand-in never ran";
+  EXPECT_NE(::kill(pid, 0), 0) << "smartctl (pid " << pid << ") is still running after its deadline";
+}
+
+TEST(Smartctl, AnAnsweringSmartctlIsParsed) {
+  FakeSmartctl fake("echo '{\"smart_status\":{\"passed\":true},\"temperature\":{\"current\":41}}'");
+  auto h = diskvet::devices::run_smartctl("/dev/sdq", std::chrono::milliseconds(10000));
+  ASSERT_TRUE(h.has_value());
+  ASSERT_TRUE(h->temperature_c.has_value());
+  EXPECT_DOUBLE_EQ(*h->temperature_c, 41);
+}

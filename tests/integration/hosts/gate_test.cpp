@@ -9,7 +9,7 @@
 #include <cstdio>
 #include <fstream>
 
-#include "runner/hosts/child_process.hpp"
+#include "common/child_process.hpp"
 #include "runner/hosts/host_gate.hpp"
 #include "tests/support/lab.hpp"
 #include "tests/support/loop_lab.hpp"
@@ -28,17 +28,17 @@ bool held_exclusively(const std::string& dev) {
 }
 
 struct Gate {
-  runner::ChildProcess child;
+  ChildProcess child;
   std::vector<runner::GateDevice> devices;
 };
 
 Gate start_gate(const std::vector<std::string>& args) {
   std::vector<std::string> argv{DISKVET_BIN, "gate"};
   argv.insert(argv.end(), args.begin(), args.end());
-  runner::SpawnOptions o;
+  SpawnOptions o;
   o.pipe_stdin = true;
   o.pipe_stdout = true;
-  auto c = runner::ChildProcess::spawn(argv, o);
+  auto c = ChildProcess::spawn(argv, o);
   EXPECT_TRUE(c.ok());
   auto line = c->read_line(30000);
   EXPECT_TRUE(line.has_value()) << "the gate printed nothing";

@@ -12,7 +12,7 @@
 #include <sstream>
 #include <thread>
 
-#include "runner/hosts/child_process.hpp"
+#include "common/child_process.hpp"
 #include "ssh_lab.hpp"
 #include "tests/support/lab.hpp"
 #include "tests/support/loop_lab.hpp"
@@ -204,9 +204,9 @@ TEST(HostsLab, HostKilledMidRunMakesTheRunIncompleteAndLeavesNothingRunning) {
     hosts[i].destroy = false;  // reads only
   }
   const std::string inv = inventory(lab, hosts), out = lab.dir() + "/report.json", suite = long_read_suite(lab, 12);
-  runner::SpawnOptions so;
+  SpawnOptions so;
   so.stderr_file = lab.dir() + "/controller.err";
-  auto c = runner::ChildProcess::spawn({DISKVET_BIN, "run", "--suite", suite, "--hosts", inv, "--profile", "none", "--out", out}, so);
+  auto c = ChildProcess::spawn({DISKVET_BIN, "run", "--suite", suite, "--hosts", inv, "--profile", "none", "--out", out}, so);
   ASSERT_TRUE(c.ok());
   // Wait until every host's fio server is up and the test has been running a while.
   for (int t = 0; t < 300 && processes_with(kHostsNeedle).size() < 6; ++t) std::this_thread::sleep_for(std::chrono::milliseconds(100));
@@ -258,8 +258,8 @@ TEST(HostsLab, KillingTheControllerStopsTheRemoteJobs) {
     hosts[i].destroy = false;
   }
   const std::string inv = inventory(lab, hosts), out = lab.dir() + "/report.json", suite = long_read_suite(lab, 60);
-  runner::SpawnOptions so;
-  auto c = runner::ChildProcess::spawn({DISKVET_BIN, "run", "--suite", suite, "--hosts", inv, "--profile", "none", "--out", out}, so);
+  SpawnOptions so;
+  auto c = ChildProcess::spawn({DISKVET_BIN, "run", "--suite", suite, "--hosts", inv, "--profile", "none", "--out", out}, so);
   ASSERT_TRUE(c.ok());
   for (int t = 0; t < 300 && processes_with(kHostsNeedle).size() < 4; ++t) std::this_thread::sleep_for(std::chrono::milliseconds(100));
   std::this_thread::sleep_for(std::chrono::seconds(3));
@@ -323,9 +323,9 @@ TEST(HostsLab, ThirtyTwoHostsCompleteARunOnTheNullEngine) {
   rusage before{}, after{};
   ::getrusage(RUSAGE_CHILDREN, &before);
   const auto t0 = std::chrono::steady_clock::now();
-  runner::SpawnOptions so;
+  SpawnOptions so;
   so.stderr_file = lab.dir() + "/controller.err";
-  auto c = runner::ChildProcess::spawn({DISKVET_BIN, "run", "--suite", suite, "--hosts", inv, "--profile", "none", "--fio-engine", "null", "--out", out, "--quiet"}, so);
+  auto c = ChildProcess::spawn({DISKVET_BIN, "run", "--suite", suite, "--hosts", inv, "--profile", "none", "--fio-engine", "null", "--out", out, "--quiet"}, so);
   ASSERT_TRUE(c.ok());
   uint64_t peak_kib = 0, controller_peak_kib = 0;
   std::optional<int> rc;

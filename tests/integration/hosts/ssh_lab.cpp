@@ -118,9 +118,9 @@ SshLab::SshLab(int hosts) {
   write("known_hosts", known);
   write("ssh_config", config);
   for (int i = 0; i < hosts; ++i) {
-    runner::SpawnOptions so;
+    SpawnOptions so;
     so.stderr_file = dir_ + "/" + name(i) + "/sshd.log";
-    auto c = runner::ChildProcess::spawn({"/usr/sbin/sshd", "-D", "-e", "-f", dir_ + "/" + name(i) + "/sshd_config"}, so);
+    auto c = ChildProcess::spawn({"/usr/sbin/sshd", "-D", "-e", "-f", dir_ + "/" + name(i) + "/sshd_config"}, so);
     if (!c) {
       why_ = "sshd did not start: " + c.error().message();
       return;

@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include "runner/hosts/child_process.hpp"
+#include "common/child_process.hpp"
 
 namespace diskvet::testing {
 
@@ -48,7 +48,7 @@ class SshLab {
 
  private:
   std::string dir_, why_;
-  std::vector<std::optional<runner::ChildProcess>> sshd_;
+  std::vector<std::optional<ChildProcess>> sshd_;
 };
 
 }  // namespace diskvet::testing

@@ -1,6 +1,7 @@
-// A program the controller started (ssh, fio): argv (never a shell string), its own process group
-// so it and its children stop together, pipes to its stdin and stdout when asked. Ended (SIGTERM,
-// then SIGKILL) and reaped on destruction: nothing the controller started outlives it.
+// A program diskvet started (smartctl, ssh, fio): argv (never a shell string), its own process group
+// so it and its children stop together, pipes to its stdin and stdout when asked, every read with a
+// deadline. Ended (SIGTERM, then SIGKILL) and reaped on destruction; a child stuck in the kernel (a
+// smartctl on a hung drive) is killed and left for init to reap rather than waited for forever.
 #pragma once
 
 #include <sys/types.h>
@@ -13,7 +14,7 @@
 #include "common/error.hpp"
 #include "common/fd.hpp"
 
-namespace diskvet::runner {
+namespace diskvet {
 
 struct SpawnOptions {
   bool pipe_stdin = false;   // else /dev/null
@@ -25,7 +26,8 @@ struct SpawnOptions {
 
 class ChildProcess {
  public:
-  // posix_spawnp, not fork: the controller may run threads (see devices/smartctl.cpp).
+  // posix_spawnp, not fork: diskvet runs I/O and health threads beside it (glibc spawns with
+  // CLONE_VM|CLONE_VFORK: no copy of a large address space).
   static Result<ChildProcess> spawn(const std::vector<std::string>& argv, const SpawnOptions& options = {});
   ChildProcess(ChildProcess&& other) noexcept;
   ChildProcess& operator=(ChildProcess&& other) noexcept;
@@ -43,7 +45,8 @@ class ChildProcess {
   // The exit code (128+N for signal N) once it ended; nullopt while it runs.
   std::optional<int> poll();
   std::optional<int> wait_for(int timeout_ms);
-  // SIGTERM to its process group, SIGKILL after grace_ms; reaped. Returns the exit code.
+  // SIGTERM to its process group, SIGKILL after grace_ms; reaped when it dies within grace_ms more
+  // (a process in uninterruptible sleep may not: it is left, killed, for init). Returns the exit code.
   int stop(int grace_ms = 2000);
   const std::string& command() const { return command_; }
 
@@ -57,4 +60,4 @@ class ChildProcess {
   std::string command_;
 };
 
-}  // namespace diskvet::runner
+}  // namespace diskvet

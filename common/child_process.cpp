@@ -1,5 +1,5 @@
 // Child processes of the controller.
-#include "runner/hosts/child_process.hpp"
+#include "common/child_process.hpp"
 
 #include <fcntl.h>
 #include <poll.h>
@@ -16,7 +16,7 @@
 
 extern char** environ;
 
-namespace diskvet::runner {
+namespace diskvet {
 
 namespace {
 
@@ -174,14 +174,11 @@ int ChildProcess::stop(int grace_ms) {
     ::kill(-pid_, SIGTERM);
     if (!wait_for(grace_ms)) {
       ::kill(-pid_, SIGKILL);
-      int status = 0;
-      while (::waitpid(pid_, &status, 0) < 0 && errno == EINTR) {
-      }
-      exit_code_ = decode_status(status);
+      if (!wait_for(grace_ms)) exit_code_ = 128 + SIGKILL;  // stuck in the kernel: left to init, never waited on
     }
   }
   stdin_.reset();
   return *exit_code_;
 }
 
-}  // namespace diskvet::runner
+}  // namespace diskvet
