@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <fstream>
 
 #include "devices/discovery.hpp"
 #include "runner/run/probe.hpp"
@@ -13,8 +14,28 @@ namespace diskvet::runner {
 
 namespace json = boost::json;
 
+namespace {
+
+std::string machine_id() {
+  std::ifstream in("/etc/machine-id");
+  std::string id;
+  in >> id;
+  return id;
+}
+
+}  // namespace
+
+std::string same_device(const GateDevice& a, const GateDevice& b) {
+  if (!a.serial.empty() && a.serial == b.serial && a.model == b.model) return fmt::format("serial {} of model {}", a.serial, a.model);
+  if (!a.wwn.empty() && a.wwn == b.wwn) return "WWN " + a.wwn;
+  if (!a.machine_id.empty() && a.machine_id == b.machine_id && !a.dev_id.empty() && a.dev_id == b.dev_id)
+    return fmt::format("device {} ({}) of one machine", a.dev_id, a.path);
+  return {};
+}
+
 HostGate HostGate::decide(const GateRequest& request) {
   HostGate g;
+  const std::string machine = machine_id();
   devices::DiscoveryOptions look;
   look.read_health = false;
   auto found = devices::discover(look);
@@ -34,6 +55,9 @@ HostGate HostGate::decide(const GateRequest& request) {
     d.logical_block_size = dev->logical_block_size;
     d.model = dev->model;
     d.serial = dev->serial;
+    d.wwn = dev->wwn;
+    d.dev_id = dev->dev_id;
+    d.machine_id = machine;
     if (request.probe_samples > 0) {
       // Read only, beside any O_EXCL hold: the probe never writes and needs no exclusive open.
       auto t = Target::open(dev->path, false);
@@ -72,7 +96,8 @@ json::object HostGate::to_json() const {
   json::array devs;
   for (const GateDevice& d : devices_) {
     json::object o{{"id", d.id}, {"path", d.path}, {"write_asked", d.write_asked}, {"held", d.held},
-                   {"size_bytes", d.size_bytes}, {"logical_block_size", d.logical_block_size}, {"model", d.model}, {"serial", d.serial}};
+                   {"size_bytes", d.size_bytes}, {"logical_block_size", d.logical_block_size}, {"model", d.model}, {"serial", d.serial},
+                   {"wwn", d.wwn}, {"dev_id", d.dev_id}, {"machine_id", d.machine_id}};
     if (!d.refusal.empty()) o["refusal"] = d.refusal;
     if (d.probed || !d.probe_error.empty())
       o["probe"] = d.probed ? json::object{{"samples", d.probe_samples}, {"zero_samples", d.probe_zero_samples}, {"unwritten", d.unwritten}}
@@ -106,6 +131,9 @@ Result<std::vector<GateDevice>> parse_gate_json(std::string_view text, const std
     g.logical_block_size = static_cast<uint32_t>(count("logical_block_size"));
     g.model = str("model");
     g.serial = str("serial");
+    g.wwn = str("wwn");
+    g.dev_id = str("dev_id");
+    g.machine_id = str("machine_id");
     if (const json::value* pv = d->if_contains("probe"); pv && pv->is_object()) {
       const json::object& po = pv->as_object();
       if (const json::value* pe = po.if_contains("error"); pe && pe->is_string()) g.probe_error = std::string(pe->get_string());

@@ -24,7 +24,9 @@ struct GateDevice {
   std::string refusal;  // why it may not be written (or was not found); empty when held or read-only
   uint64_t size_bytes = 0;
   uint32_t logical_block_size = 0;
-  std::string model, serial;
+  std::string model, serial, wwn;
+  std::string dev_id;      // "8:16" on that host
+  std::string machine_id;  // that host's /etc/machine-id: one machine reached under two names
   // The unwritten-space probe, when asked: sampled blocks that read back all zeros.
   bool probed = false;
   uint32_t probe_samples = 0, probe_zero_samples = 0;
@@ -53,6 +55,11 @@ class HostGate {
   std::vector<GateDevice> devices_;
   std::vector<devices::WriteGrant> grants_;  // the O_EXCL descriptors, released with the gate
 };
+
+// Whether two devices the gates answered for (on two hosts, or twice on one) are one device: the
+// same serial of the same model, the same WWN, or the same device number on the same machine. The
+// reason in words ("serial S1 of model M"), or empty. Run twice, its numbers would count twice.
+std::string same_device(const GateDevice& a, const GateDevice& b);
 
 // The gate's JSON as the controller reads it back.
 Result<std::vector<GateDevice>> parse_gate_json(std::string_view text, const std::string& host);

@@ -225,6 +225,19 @@ bool Controller::start_gates() {
       if (d.id != s.host->devices[i].id || (d.refusal.empty() && !plain)) d.refusal = fmt::format("the gate's answer for {} is not usable", s.host->devices[i].id);
       if (d.held && !s.host->devices[i].destroy_data && o_.destroy.empty()) d.refusal = "held without consent";
     }
+    // One device reached twice (a host listed under two names, one LUN seen from two hosts) would
+    // be run twice and counted twice in the merged numbers: refused before anything is written.
+    for (size_t i = 0; i < s.devices.size(); ++i) {
+      GateDevice& d = s.devices[i];
+      for (const HostSession& other : hosts_) {
+        const bool self = &other == &s;
+        for (size_t j = 0; j < other.devices.size() && (!self || j < i) && d.refusal.empty(); ++j)
+          if (std::string why = same_device(d, other.devices[j]); !why.empty())
+            d.refusal = fmt::format("is the same device as {} on host {} ({}): its numbers would count twice", other.devices[j].id,
+                                    other.host->name, why);
+        if (self) break;
+      }
+    }
     for (const GateDevice& d : s.devices) {
       if (!d.refusal.empty()) {
         lose(s, "refused", fmt::format("{}: {}", d.id, d.refusal));

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <map>
 #include <set>
 
 #include "suites/strict_reader.hpp"
@@ -44,6 +45,7 @@ Result<Inventory> parse_inventory(std::string_view text, const std::string& file
   const json::array* hosts = top.array("hosts", true);
   if (hosts && hosts->empty()) top.fail("hosts", "is empty", "name at least one host");
   std::set<std::string> names;
+  std::map<std::string, std::string> reached;  // "ssh\nport\nid" -> the host that lists it
   for (size_t i = 0; hosts && !err && i < hosts->size(); ++i) {
     const std::string where = fmt::format("hosts[{}]", i);
     suites::StrictReader r((*hosts)[i], file, where, &err);
@@ -73,6 +75,13 @@ Result<Inventory> parse_inventory(std::string_view text, const std::string& file
         dr.finish();
         if (!err && !plain_word(d.id)) dr.fail("id", fmt::format("\"{}\" is not a plain device identity", d.id), "name the device by serial, SERIAL/NSID, WWN or /dev/disk/by-id path");
         if (!err && !ids.insert(d.id).second) dr.fail("id", fmt::format("\"{}\" is listed twice", d.id), "list each device once");
+        // One host under two names: the same destination and device would run twice and count twice.
+        if (!err) {
+          auto [at, fresh] = reached.emplace(fmt::format("{}\n{}\n{}", h.ssh, h.ssh_port, d.id), h.name);
+          if (!fresh)
+            dr.fail("id", fmt::format("\"{}\" on {} is already listed for host \"{}\" (the same ssh destination)", d.id, h.ssh, at->second),
+                    "list each host once, under one name");
+        }
         if (!err && !h.has_diskvet() && d.id.rfind("/dev/", 0) != 0)
           dr.fail("id", fmt::format("\"{}\" is not a /dev path, and the host has no diskvet to find it by", d.id), "name it by its /dev/disk/by-id path");
         if (!err && d.destroy_data && !h.has_diskvet())

@@ -2,6 +2,7 @@
 #include <gtest/gtest.h>
 
 #include "runner/hosts/fio_job.hpp"
+#include "runner/hosts/host_gate.hpp"
 #include "runner/hosts/inventory.hpp"
 
 namespace diskvet::runner {
@@ -42,6 +43,45 @@ TEST(HostsInventory, RefusesEmptyAndDuplicateHosts) {
   EXPECT_NE(error_of(R"({"hosts": []})").find("empty"), std::string::npos);
   EXPECT_NE(error_of(R"({"hosts": [{"name": "a", "ssh": "a"}, {"name": "a", "ssh": "b"}]})").find("names two hosts"), std::string::npos);
   EXPECT_NE(error_of(R"({"hosts": [{"name": "a", "ssh": "a", "devices": [{"id": "x"}, {"id": "x"}]}]})").find("listed twice"), std::string::npos);
+}
+
+TEST(HostsInventory, RefusesOneHostListedTwiceUnderTwoNamesWithTheSameDevice) {
+  std::string e = error_of(R"({"hosts": [{"name": "a", "ssh": "root@srv1", "devices": [{"id": "S1"}]},
+                                          {"name": "b", "ssh": "root@srv1", "devices": [{"id": "S1"}]}]})");
+  EXPECT_NE(e.find("already listed for host \"a\""), std::string::npos) << e;
+  EXPECT_TRUE(parse(R"({"hosts": [{"name": "a", "ssh": "root@srv1", "devices": [{"id": "S1"}]},
+                                   {"name": "b", "ssh": "root@srv1", "port": 2222, "devices": [{"id": "S1"}]}]})")
+                  .ok())
+      << "another port is another sshd, perhaps another machine: the gates' answers decide";
+}
+
+// What the gates answer decides, whatever names the inventory used: one device reached twice.
+GateDevice answered(const std::string& id, const std::string& path, const std::string& serial, const std::string& dev_id,
+                    const std::string& machine) {
+  GateDevice g;
+  g.id = id;
+  g.path = path;
+  g.model = serial.empty() ? "" : "M";
+  g.serial = serial;
+  g.dev_id = dev_id;
+  g.machine_id = machine;
+  return g;
+}
+
+TEST(HostsInventory, TheGatesAnswersTellOneDeviceReachedTwice) {
+  GateDevice a = answered("S1", "/dev/sdb", "S1", "8:16", "m1");
+  GateDevice b = a;
+  b.id = "/dev/disk/by-id/x";
+  EXPECT_NE(same_device(a, b), "");
+  b.serial = "S2";
+  EXPECT_NE(same_device(a, b).find("device 8:16"), std::string::npos) << "same machine, same device number";
+  b.machine_id = "m2";
+  EXPECT_EQ(same_device(a, b), "") << "another machine's 8:16 is another disk";
+  b.wwn = a.wwn = "naa.5000c500a1b2c3d4";
+  EXPECT_NE(same_device(a, b).find("WWN"), std::string::npos) << "one LUN seen from two hosts";
+  GateDevice c = answered("/dev/loop3", "/dev/loop3", "", "7:3", "m1");
+  GateDevice d = answered("/dev/loop4", "/dev/loop4", "", "7:4", "m1");
+  EXPECT_EQ(same_device(c, d), "") << "two loop devices of one machine (the SSH lab's hosts) are two devices";
 }
 
 TEST(HostsInventory, RefusesWhatCouldPassForAnOptionOrAShellWord) {

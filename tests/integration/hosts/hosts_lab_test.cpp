@@ -163,6 +163,33 @@ TEST(HostsLab, ProtectedDeviceOnHost2IsUntouchedEvenWithAllUnprotected) {
   EXPECT_TRUE(processes_with(kHostsNeedle).empty());
 }
 
+// One machine reached under two names (the lab's hosts are one machine): the same device listed for
+// both would be read twice and its IOPS merged twice. The gates' answers show it; nothing runs.
+TEST(HostsLab, OneDeviceReachedThroughTwoHostsIsRefusedBeforeAnyIo) {
+  SKIP_UNLESS_SSH_LAB();
+  SKIP_UNLESS_LOOP_DEVICES();
+  SshLab lab(2);
+  ASSERT_TRUE(lab.valid()) << lab.why();
+  std::vector<LabHost> hosts(2);
+  auto shared = disk("twice");
+  ASSERT_TRUE(shared->valid()) << shared->why();
+  for (auto& h : hosts) {
+    h.disks.push_back(shared);
+    h.destroy = false;
+  }
+  const std::string inv = inventory(lab, hosts), out = lab.dir() + "/report.json", suite = long_read_suite(lab, 2);
+  auto r = run_command({DISKVET_BIN, "run", "--suite", suite, "--hosts", inv, "--profile", "none", "--out", out});
+  EXPECT_EQ(r.exit_code, 2) << r.out << r.err;
+  json::object rep = load(out);
+  ASSERT_FALSE(rep.empty()) << r.err;
+  EXPECT_EQ(rep.at("status").as_string(), "REFUSED");
+  const json::object* h1 = host_of(rep, lab.name(1));
+  ASSERT_NE(h1, nullptr);
+  EXPECT_NE(json::serialize(*h1).find("is the same device as"), std::string::npos) << json::serialize(*h1);
+  EXPECT_TRUE(rep.at("tests").as_array().empty()) << "a test ran on a device counted twice";
+  EXPECT_TRUE(processes_with(kHostsNeedle).empty());
+}
+
 TEST(HostsLab, FioVersionMismatchIsRefusedBeforeAnyIo) {
   SKIP_UNLESS_SSH_LAB();
   SKIP_UNLESS_LOOP_DEVICES();
