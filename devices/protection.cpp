@@ -169,7 +169,8 @@ void check_system(const Device& d, const std::vector<MountEntry>& mounts, const 
   // each read from the nodes themselves, so an unmounted boot stick is as protected as a mounted one.
   std::vector<std::string> evidence;
   if (!boot_at.empty()) evidence.push_back(boot_at);
-  auto nodes = call_with_deadline(kStackCallDeadline, [d, host] { return identify_nodes(d, host); });
+  auto nodes = host.live() ? call_with_deadline(kStackCallDeadline, [d, host] { return identify_nodes(d, host); })
+                           : std::optional(identify_nodes(d, host));
   if (!nodes) p.reasons.push_back({ProtectionClass::unprobed, no_answer()});
   for (auto& e : boot_medium_evidence(nodes ? *nodes : std::vector<NodeIdentity>{}, cmdline_value(cmdline, "diskvet.boot")))
     evidence.push_back(std::move(e));
