@@ -171,7 +171,9 @@ void check_system(const Device& d, const std::vector<MountEntry>& mounts, const 
   if (!boot_at.empty()) evidence.push_back(boot_at);
   auto nodes = host.live() ? call_with_deadline(kStackCallDeadline, [d, host] { return identify_nodes(d, host); })
                            : std::optional(identify_nodes(d, host));
-  if (!nodes) p.reasons.push_back({ProtectionClass::unprobed, no_answer()});
+  if (!nodes)
+    p.reasons.push_back({ProtectionClass::unprobed, fmt::format("did not answer a read of its volumes (is it the boot medium?) within {} s",
+                                                                kStackCallDeadline.count() / 1000.0)});
   for (auto& e : boot_medium_evidence(nodes ? *nodes : std::vector<NodeIdentity>{}, cmdline_value(cmdline, "diskvet.boot")))
     evidence.push_back(std::move(e));
   if (root) p.reasons.push_back({ProtectionClass::root, "backs the running root filesystem"});
@@ -413,6 +415,9 @@ Protection assess_protection(const Device& d, const HostPaths& host, const Prote
   Protection own = assess_one(d, host, probes.signatures, facts, false);
   p.reasons.insert(p.reasons.end(), own.reasons.begin(), own.reasons.end());
   check_stack(d, host, probes, facts, p);
+  // One fact reached by two paths through the stack is said once.
+  std::set<std::string> said;
+  std::erase_if(p.reasons, [&](const ProtectionReason& r) { return !said.insert(r.text).second; });
   return p;
 }
 
