@@ -30,14 +30,14 @@ TEST(StalledNeighbour, AHeldLoopDeviceNeverHangsListOrAWriteToAnotherDisk) {
     // Nothing of the stalled device may come from a cache: every read reaches the held file system.
     test::run_command({"blockdev", "--flushbufs", stalled.path()});
     stalled.hold();
-    auto list = test::run_command({"timeout", "120", DISKVET_BINARY, "list"});
+    auto list = test::run_command({"timeout", "-k", "10", "120", DISKVET_BINARY, "list"});
     EXPECT_EQ(list.exit_code, 0) << list.out;
     EXPECT_NE(list.out.find(stalled.path()), std::string::npos) << list.out;
     EXPECT_NE(list.out.find("did not answer"), std::string::npos) << "the held device was never read, so this proved nothing:\n" << list.out;
-    auto io = test::run_command({"timeout", "120", DISKVET_BINARY, "io", "--filename", target.path(), "--rw", "randwrite", "--bs", "4k",
+    auto io = test::run_command({"timeout", "-k", "10", "120", DISKVET_BINARY, "io", "--filename", target.path(), "--rw", "randwrite", "--bs", "4k",
                                  "--runtime", "1s", "--quiet", "--destroy-data", target.path()});
     EXPECT_EQ(io.exit_code, 0) << io.out;
-    auto refused = test::run_command({"timeout", "120", DISKVET_BINARY, "io", "--filename", stalled.path(), "--rw", "randwrite", "--bs", "4k",
+    auto refused = test::run_command({"timeout", "-k", "10", "120", DISKVET_BINARY, "io", "--filename", stalled.path(), "--rw", "randwrite", "--bs", "4k",
                                       "--runtime", "1s", "--quiet", "--destroy-data", stalled.path()});
     EXPECT_EQ(refused.exit_code, 2) << "a device that does not answer is protected:\n" << refused.out;
     stalled.release();
