@@ -3,11 +3,13 @@
 
 #include <fcntl.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <unistd.h>
 
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <filesystem>
 
 #include "common/file_kind.hpp"
@@ -25,16 +27,27 @@ std::string loop_backed_by(dev_t dev, ino_t ino, const HostPaths& host) {
   auto loops = read_loops(host);
   for (const auto& l : loops)
     if (l.known && l.file == file) return l.name;
-  // A loop device that did not say what backs it (a stalled backing file system): it cannot be ruled
-  // out when its backing file's name lies on this file's file system, or on none this namespace shows.
   auto mounts = parse_mountinfo(read_raw(host.proc / "self" / "mountinfo"));
   for (const auto& l : loops) {
     if (l.known) continue;
-    const MountEntry* best = nullptr;
-    for (const auto& m : mounts)
-      if (l.file_name.starts_with(m.mountpoint) && (!best || m.mountpoint.size() > best->mountpoint.size())) best = &m;
-    if (!best || best->dev_id == dev_id_of(dev))
-      return fmt::format("{} (it {}, and its backing file {} may be this one)", l.name, l.why_unknown, l.file_name);
+    if (l.timed_out) {
+      // Its backing file system is stalled: the file cannot be ruled out when the backing file's name
+      // lies on this file's file system, or on none this namespace shows.
+      const MountEntry* best = nullptr;
+      for (const auto& m : mounts)
+        if (l.file_name.starts_with(m.mountpoint) && (!best || m.mountpoint.size() > best->mountpoint.size())) best = &m;
+      if (!best || best->dev_id == dev_id_of(dev))
+        return fmt::format("{} (it {}, and its backing file {} may be this one)", l.name, l.why_unknown, l.file_name);
+    } else if (l.err == EACCES || l.err == EPERM || l.err == ENOENT || l.err == 0) {
+      // Its node could not be asked here (no permission, no node, another device's node): the name the
+      // kernel gives for its backing file, looked at without waiting on any server.
+      struct statx sx{};
+      if (::statx(AT_FDCWD, l.file_name.c_str(), AT_STATX_DONT_SYNC | AT_NO_AUTOMOUNT, STATX_INO, &sx) == 0 &&
+          makedev(sx.stx_dev_major, sx.stx_dev_minor) == dev && sx.stx_ino == ino)
+        return l.name;
+    }
+    // Otherwise the kernel could not stat its backing file (ENOTCONN: a FUSE daemon gone): a file
+    // this process just examined on a working file system is not that one.
   }
   return {};
 }

@@ -151,11 +151,13 @@ std::vector<LoopBacking> read_loops(const HostPaths& host) {
     std::string node = (host.dev / name).string();
     auto answer = call_with_deadline(kStackCallDeadline, [node, id = l.dev_id] { return ask_loop(node, id); });
     if (!answer) {
+      l.timed_out = true;
       l.why_unknown = fmt::format("did not say what backs it within {} s", kStackCallDeadline.count() / 1000.0);
     } else if (!answer->not_this.empty()) {
       l.why_unknown = fmt::format("{} here is {}, not {} ({}): another device has its name in this mount namespace", node,
                                   answer->not_this, name, l.dev_id);
     } else if (answer->err != 0) {
+      l.err = answer->err;
       l.why_unknown = fmt::format("cannot tell what backs it: {}", std::strerror(answer->err));
     } else {
       l.known = true;

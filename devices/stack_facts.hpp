@@ -36,7 +36,9 @@ struct LoopBacking {
   std::string backing_dev_id;   // "8:16" when the backing is a block device (lo_rdevice), else empty
   uint64_t offset_bytes = 0;
   uint64_t sizelimit_bytes = 0;
-  std::string file_name;        // sysfs loop/backing_file: for words only, never looked up
+  std::string file_name;        // sysfs loop/backing_file: words, looked up only when the node cannot be asked
+  bool timed_out = false;       // the kernel did not answer in time (a stalled backing file system)
+  int err = 0;                  // the errno of the open or the ioctl when it failed
 };
 
 struct Writer {
