@@ -14,6 +14,7 @@
 
 #include "common/units.hpp"
 #include "runner/hosts/hosts_run.hpp"
+#include "runner/io/workload.hpp"
 #include "runner/report/report_file.hpp"
 #include "runner/run/suite_run.hpp"
 
@@ -104,6 +105,7 @@ int run_hosts_command(const HostsCliOptions& o) {
   if (!o.duration.empty()) {
     auto s = parse_duration_s(o.duration);
     if (!s || *s <= 0) return fail(usage_error("--duration", fmt::format("'{}' is not a duration", o.duration), "e.g. 30s, 5m"));
+    if (*s > runner::kMaxRunS) return fail(usage_error("--duration", fmt::format("'{}' is more than a year", o.duration), "e.g. 1h, 7d"));
     fo.duration_s = *s;
   }
   if (!o.engine.empty()) {

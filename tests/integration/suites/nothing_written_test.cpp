@@ -217,3 +217,18 @@ TEST_F(NothingWritten, AJobThreadTheHostRefusesIsACleanErrorNotAnAbort) {
   EXPECT_EQ(rc, 3) << log();
   expect_one_line("cannot start job thread");
 }
+
+// run --hosts: the inventory is read as every input is, and the duration and the report are checked
+// before any host is reached (the inventory's host does not exist: reaching it would be an error).
+TEST_F(NothingWritten, AHostsRunChecksItsInputsAndOutputsBeforeAnyHostIsReached) {
+  write_file("hosts.json", R"({"hosts": [{"name": "h1", "ssh": "root@127.0.0.250", "port": 1, "devices": [{"id": "/dev/loop250"}]}]})");
+  const std::string hosts = file("hosts.json").string();
+  EXPECT_EQ(diskvet("run --hosts " + hosts + " --suite quick --profile none -q --duration 400d --out " + file("r.json").string()), 2) << log();
+  expect_one_line("--duration");
+  EXPECT_EQ(diskvet("run --hosts " + hosts + " --suite quick --profile none -q --out /proc/diskvet-hosts.json"), 2) << log();
+  expect_one_line("/proc/diskvet-hosts.json");
+  ASSERT_EQ(::mkfifo(file("fifo").c_str(), 0600), 0);
+  EXPECT_EQ(bounded("run --hosts " + file("fifo").string() + " --suite quick --profile none -q --out " + file("r.json").string()), 2) << log();
+  expect_one_line("FIFO");
+  expect_no_leftovers({"target.img", "writes.json", "hosts.json", "fifo", "diskvet.log"});
+}
