@@ -14,6 +14,7 @@
 
 #include "common/units.hpp"
 #include "runner/hosts/hosts_run.hpp"
+#include "runner/io/workload.hpp"
 #include "runner/report/report_file.hpp"
 #include "runner/run/suite_run.hpp"
 
@@ -104,6 +105,7 @@ int run_hosts_command(const HostsCliOptions& o) {
   if (!o.duration.empty()) {
     auto s = parse_duration_s(o.duration);
     if (!s || *s <= 0) return fail(usage_error("--duration", fmt::format("'{}' is not a duration", o.duration), "e.g. 30s, 5m"));
+    if (*s > runner::kMaxRunS) return fail(usage_error("--duration", fmt::format("'{}' is more than a year", o.duration), "e.g. 1h, 7d"));
     fo.duration_s = *s;
   }
   if (!o.engine.empty()) {
@@ -112,7 +114,9 @@ int run_hosts_command(const HostsCliOptions& o) {
     fo.engine = *e;
   }
   const std::string out = o.out.empty() ? fmt::format("diskvet-hosts-report-{}-{}.json", fo.suite.name, runner::utc_now_iso8601()) : o.out;
-  if (auto ok = runner::check_report_path(out); !ok) return fail(ok.error());
+  // Claimed before any host is reached: an --out that cannot be written is refused now (exit 2).
+  auto report_out = runner::claim_output(out, "--out");
+  if (!report_out) return fail(report_out.error());
   install_signal_handlers();
   runner::HostsEvents events;
   std::optional<HostsProgressPrinter> printer;
@@ -124,7 +128,7 @@ int run_hosts_command(const HostsCliOptions& o) {
   runner::HostsRunResult r = runner::run_hosts(fo, events, interrupt_flag());
   printer.reset();
   if (const auto* e = r.report.if_contains("error"); e && e->is_string()) std::fprintf(stderr, "diskvet: %s\n", e->get_string().c_str());
-  auto written = runner::write_file_atomic(out, runner::seal_report(r.report));
+  auto written = report_out->commit(runner::seal_report(r.report));
   if (!written) {
     fail(written.error());
     return r.exit_code == 0 ? 3 : r.exit_code;

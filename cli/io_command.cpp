@@ -1,4 +1,5 @@
 // `diskvet io`: one ad-hoc workload with fio's option names and units.
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <fmt/format.h>
@@ -145,7 +146,7 @@ Result<Target> open_io_target(const Workload& w, const IoOptions& o, OwnedFile& 
     if (!o.filename.empty()) return usage_error("--directory", "and --filename name the target twice", "use one of them");
     if (w.engine == BackendKind::null) return usage_error("--directory", "the null engine opens no file", "drop --directory or --engine null");
     uint64_t want = w.offset_bytes + (w.size_bytes ? w.size_bytes : uint64_t{1} << 30);
-    auto t = create_test_file(o.directory, "io", want, o.keep_file, owned);
+    auto t = create_test_file(o.directory, "io", want, /*keep=*/false, owned);  // kept (--keep-file) once validated
     if (!t) return t.error();
     if (!o.json && !o.quiet) {
       std::fprintf(stderr, "diskvet: test file %s (%s, %s): %s\n", owned.path().c_str(), format_bytes(want).c_str(),
@@ -164,25 +165,50 @@ Result<Target> open_io_target(const Workload& w, const IoOptions& o, OwnedFile& 
   // The one gate for every write: a disk, a file this run creates, or an existing file --destroy-data names.
   auto grant = devices::open_for_write(o.filename, devices::Consent{o.destroy}, want);
   if (!grant) return grant.error();
-  if (grant->created) return Target::lay_out(std::move(grant->fd), o.filename, want, true);
+  if (grant->created) {
+    // Ours until the workload is validated against it: removed if anything refuses the run.
+    struct stat st{};
+    if (::fstat(grant->fd.get(), &st) != 0) return system_error(o.filename, "cannot fstat the file just created", errno);
+    owned.own(o.filename, st.st_dev, st.st_ino, false);
+    return Target::lay_out(std::move(grant->fd), o.filename, want, true);
+  }
   return Target::adopt(std::move(grant->fd), o.filename, true);
+}
+
+// Every check that needs no target, before anything is created or opened: the workload against a
+// target as large as the one it will get (or any size) with the smallest logical block size.
+Status precheck(const Workload& w, const IoOptions& o) {
+  uint64_t size = uint64_t{1} << 62;  // an existing target: its size is checked once it is open
+  if (w.size_bytes) size = w.offset_bytes + w.size_bytes;
+  else if (!o.directory.empty()) size = w.offset_bytes + (uint64_t{1} << 30);
+  else if (w.engine == BackendKind::null) size = uint64_t{1} << 40;
+  auto valid = validate(w, size, 512);
+  if (!valid) return valid.error();
+  return ok_status();
 }
 
 int run_io(const IoOptions& o) {
   auto w = to_workload(o);
   if (!w) return fail(w.error());
-  OwnedFile owned;  // --directory: the test file, removed when this returns unless --keep-file
+  if (auto ok = precheck(*w, o); !ok) return fail(ok.error());
+  // The iolog is claimed (its temporary file created and held) before the target is opened.
+  std::optional<ClaimedOutput> iolog_out;
+  if (!o.write_iolog.empty()) {
+    auto claim = claim_output(o.write_iolog, "--write-iolog");
+    if (!claim) return fail(claim.error());
+    iolog_out.emplace(std::move(*claim));
+  }
+  // A file created here (--filename NEW, --directory) is removed when this returns until the
+  // workload is validated against it; then --filename's stays (as fio's does), --directory's unless --keep-file.
+  OwnedFile owned;
   std::optional<devices::FileSystemFacts> file_system;
   auto target = open_io_target(*w, o, owned, file_system);
   if (!target) return fail(target.error());
   auto valid = validate(*w, target->info().size_bytes, target->info().logical_block_size);
   if (!valid) return fail(valid.error());
+  owned.keep(o.directory.empty() || o.keep_file);
   if (valid->engine == BackendKind::psync && valid->iodepth > 1 && !o.json && !o.quiet)
     std::fprintf(stderr, "diskvet: note: psync is synchronous; each job runs at queue depth 1\n");
-
-  // The iolog's path is checked before any I/O, as a report's is (nothing written through a link or to a device).
-  if (!o.write_iolog.empty())
-    if (auto ok = check_report_path(o.write_iolog); !ok) return fail(ok.error());
 
   install_signal_handlers();
   std::unique_ptr<ProgressLine> progress;
@@ -195,7 +221,7 @@ int run_io(const IoOptions& o) {
   if (!m) return fail(m.error());
   const std::string& name = target->info().path;
   if (!o.write_iolog.empty()) {
-    if (auto ok = write_file_atomic(o.write_iolog, render_iolog(iolog, name)); !ok) return fail(ok.error());
+    if (auto ok = iolog_out->commit(render_iolog(iolog, name)); !ok) return fail(ok.error());
     for (const auto& j : iolog.jobs)
       if (j.dropped()) std::fprintf(stderr, "diskvet: note: the iolog holds each job's first %zu I/Os only\n", kMaxIoLogRecords);
   }

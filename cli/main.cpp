@@ -2,6 +2,9 @@
 #include <unistd.h>
 
 #include <cstdio>
+#include <exception>
+#include <new>
+#include <system_error>
 #include <string>
 #include <utility>
 
@@ -44,7 +47,20 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "diskvet: %s (see 'diskvet --help')\n", e.what());
     return 2;
   }
-  for (const auto& [name, action] : commands)
-    if (app.got_subcommand(name)) return action();
+  // What escapes a command (no memory, no thread to be had) still ends with one line and a code:
+  // exit 3, a runtime error, never an abort (134) with a core dump.
+  try {
+    for (const auto& [name, action] : commands)
+      if (app.got_subcommand(name)) return action();
+  } catch (const std::bad_alloc&) {
+    std::fprintf(stderr, "diskvet: out of memory (free memory, or run fewer devices or jobs at once)\n");
+    return 3;
+  } catch (const std::system_error& e) {
+    std::fprintf(stderr, "diskvet: the system refused a resource: %s (raise the limit concerned, e.g. ulimit -u for threads)\n", e.what());
+    return 3;
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "diskvet: internal error: %s (please report it)\n", e.what());
+    return 3;
+  }
   return 2;
 }

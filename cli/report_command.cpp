@@ -3,6 +3,7 @@
 
 #include <cstdio>
 #include <memory>
+#include <optional>
 
 #include "cli/commands.hpp"
 #include "runner/hosts/hosts_report_render.hpp"
@@ -31,12 +32,18 @@ int exit_code_of(const runner::LoadedReport& r) {
 int show_report(const ReportOptions& o) {
   auto r = runner::load_report(o.file);
   if (!r) return fail(r.error());
+  std::optional<runner::ClaimedOutput> html_out;
+  if (!o.html.empty()) {
+    auto claim = runner::claim_output(o.html, "--html");
+    if (!claim) return fail(claim.error());
+    html_out.emplace(std::move(*claim));
+  }
   if (!r->seal_ok)
     std::fprintf(stderr, "diskvet: %s: WARNING: the sha256 seal does not match its content: the report was altered after it was written\n",
                  o.file.c_str());
   const bool hosts = runner::is_hosts_report(r->doc);
   if (!o.html.empty()) {
-    auto written = runner::write_file_atomic(o.html, hosts ? runner::render_hosts_html(r->doc, r->seal_ok) : runner::render_report_html(r->doc, r->seal_ok));
+    auto written = html_out->commit(hosts ? runner::render_hosts_html(r->doc, r->seal_ok) : runner::render_report_html(r->doc, r->seal_ok));
     if (!written) return fail(written.error());
     std::printf("html: %s\n", o.html.c_str());
     return exit_code_of(*r);

@@ -24,9 +24,11 @@
 #include "devices/loop_device.hpp"
 #include "devices/write_gate.hpp"
 #include "runner/io/target.hpp"
+#include "runner/io/workload.hpp"
 #include "runner/report/report_file.hpp"
 #include "runner/report/report_json.hpp"
 #include "runner/report/report_text.hpp"
+#include "runner/run/plan_check.hpp"
 #include "runner/run/purge.hpp"
 #include "runner/run/suite_run.hpp"
 #include "suites/cloud_profile.hpp"
@@ -150,6 +152,8 @@ int run_suite_command(const RunCliOptions& o) {
   if (!o.duration.empty()) {
     auto s = parse_duration_s(o.duration);
     if (!s || *s < 0.1) return fail(usage_error("--duration", fmt::format("'{}' is not a duration of at least 0.1s", o.duration), "e.g. 5s, 1m"));
+    // The engine's deadlines hold at most a year (validate() says so per workload; said here once).
+    if (*s > kMaxRunS) return fail(usage_error("--duration", fmt::format("'{}' is more than a year", o.duration), "e.g. 1h, 7d"));
     ropts.duration_s = *s;
   }
   auto verify_memory = parse_size(o.verify_memory);
@@ -158,9 +162,11 @@ int run_suite_command(const RunCliOptions& o) {
   ropts.verify_memory_bytes = *verify_memory;
   auto caps = parse_rate_caps(o.rate_caps);
   if (!caps) return fail(caps.error());
-  // The report path is checked before any device is touched: a refusal then costs nothing.
+  // The report is claimed (its temporary file created beside it and held open) before any device
+  // or file is touched: an --out that cannot be written is refused now, when it costs nothing.
   const std::string out = o.out.empty() ? default_report_path(suite->name) : o.out;
-  if (auto ok = check_report_path(out); !ok) return fail(ok.error());
+  auto report_out = claim_output(out, "--out");
+  if (!report_out) return fail(report_out.error());
 
   // Profiles: one named for every device, or matched per device.
   std::optional<suites::Profile> named;
@@ -202,7 +208,8 @@ int run_suite_command(const RunCliOptions& o) {
     if (o.all || !paths.empty()) return fail(usage_error("--directory", "and --device/--all name the targets twice", "use one of them"));
     auto size = parse_size(o.file_size);
     if (!size || *size < (64u << 20)) return fail(usage_error("--size", fmt::format("'{}' is not a size of at least 64m", o.file_size), "e.g. 10g"));
-    auto t = create_test_file(o.directory, "test", *size, o.keep_file, test_file);
+    // Kept (--keep-file) only once the run starts: a run refused after this removes the file it made.
+    auto t = create_test_file(o.directory, "test", *size, /*keep=*/false, test_file);
     if (!t) return fail(t.error());
     scratch_file = test_file.path();
     test_file_device = describe_file(scratch_file, t->target.info());
@@ -303,6 +310,10 @@ int run_suite_command(const RunCliOptions& o) {
   // Verification state is sized for every device before the first I/O: one that cannot fit the
   // budget stops the run here, with nothing written.
   if (auto fits = plan_verify_memory(plan); !fits) return fail(fits.error());
+  // Every workload against every device, as it will run: a later test that cannot run on a device
+  // refuses the run now, before the first test writes.
+  if (auto fits = check_plan_workloads(plan); !fits) return fail(fits.error());
+  test_file.keep(o.keep_file);
   plan.options.stop = &interrupt_flag();
 
   install_signal_handlers();
@@ -322,7 +333,7 @@ int run_suite_command(const RunCliOptions& o) {
   result.notes.insert(result.notes.begin(), notes.begin(), notes.end());
 
   boost::json::object doc = report_json(result, probe_host());
-  auto written = write_file_atomic(out, seal_report(doc) + "\n");
+  auto written = report_out->commit(seal_report(doc) + "\n");
   std::fputs(render_report_text(doc).c_str(), stdout);
   if (!written) {
     fail(written.error());

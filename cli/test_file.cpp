@@ -32,7 +32,17 @@ Result<TestFile> create_test_file(const std::string& dir, const std::string& ste
   std::string path = fmt::format("{}/diskvet-{}-{}.img", dir.ends_with('/') ? dir.substr(0, dir.size() - 1) : dir, stem, getpid());
   // The gate creates it O_CREAT|O_EXCL|O_NOFOLLOW: anything already there (a file, a planted link) makes it fail.
   auto grant = devices::open_file_for_write(path, devices::Consent{}, size_bytes);
-  if (!grant) return grant.error();
+  if (!grant) {
+    // Nothing was created: the directory named cannot hold a file of ours (/proc, /sys, a read-only
+    // mount, no permission). That is the user's choice of directory, refused like a bad option (exit 2).
+    Error e = grant.error();
+    struct stat there{};
+    if (e.kind == ErrorKind::runtime && ::lstat(path.c_str(), &there) != 0) {
+      e.kind = ErrorKind::usage;
+      e.fix = "nothing was written; name a writable directory on the volume to test";
+    }
+    return e;
+  }
   if (!grant->created)
     return safety_error(path, "already exists; diskvet writes a test file in a directory only when it creates it",
                         "nothing was written; remove it or name another directory");

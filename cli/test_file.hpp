@@ -26,6 +26,8 @@ class OwnedFile {
   void own(std::string path, dev_t dev, ino_t ino, bool keep);
   const std::string& path() const { return path_; }
   bool kept() const { return keep_; }
+  // Whether the file stays afterwards; a run refused before it starts leaves it false (removed).
+  void keep(bool keep) { keep_ = keep; }
 
  private:
   std::string path_;

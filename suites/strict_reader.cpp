@@ -3,10 +3,11 @@
 
 #include <fmt/format.h>
 
+#include <boost/json/basic_parser_impl.hpp>
 #include <cmath>
-#include <fstream>
-#include <sstream>
+#include <vector>
 
+#include "common/input_file.hpp"
 #include "common/units.hpp"
 
 namespace diskvet::suites {
@@ -146,6 +147,80 @@ void StrictReader::finish() {
   }
 }
 
+namespace {
+
+// A basic_parser handler that only watches keys: a key given twice in one object is remembered
+// with the offset where it ends (Boost.JSON's parse would silently keep the last one).
+struct DuplicateKeyFinder {
+  static constexpr std::size_t max_object_size = std::size_t(-1);
+  static constexpr std::size_t max_array_size = std::size_t(-1);
+  static constexpr std::size_t max_key_size = std::size_t(-1);
+  static constexpr std::size_t max_string_size = std::size_t(-1);
+
+  std::vector<std::vector<std::string>> objects;  // keys seen so far in each open object
+  std::string key;
+  std::string duplicate;
+
+  bool on_document_begin(json::error_code&) { return true; }
+  bool on_document_end(json::error_code&) { return true; }
+  bool on_object_begin(json::error_code&) {
+    objects.emplace_back();
+    return true;
+  }
+  bool on_object_end(std::size_t, json::error_code&) {
+    objects.pop_back();
+    return true;
+  }
+  bool on_array_begin(json::error_code&) { return true; }
+  bool on_array_end(std::size_t, json::error_code&) { return true; }
+  bool on_key_part(json::string_view s, std::size_t, json::error_code&) {
+    key.append(s.data(), s.size());
+    return true;
+  }
+  bool on_key(json::string_view s, std::size_t, json::error_code& ec) {
+    key.append(s.data(), s.size());
+    auto& seen = objects.back();
+    for (const auto& k : seen)
+      if (k == key) {
+        duplicate = key;
+        ec = json::error::extra_data;  // stops the parser; `duplicate` says why
+        return false;
+      }
+    seen.push_back(std::move(key));
+    key.clear();
+    return true;
+  }
+  bool on_string_part(json::string_view, std::size_t, json::error_code&) { return true; }
+  bool on_string(json::string_view, std::size_t, json::error_code&) { return true; }
+  bool on_number_part(json::string_view, json::error_code&) { return true; }
+  bool on_int64(std::int64_t, json::string_view, json::error_code&) { return true; }
+  bool on_uint64(std::uint64_t, json::string_view, json::error_code&) { return true; }
+  bool on_double(double, json::string_view, json::error_code&) { return true; }
+  bool on_bool(bool, json::error_code&) { return true; }
+  bool on_null(json::error_code&) { return true; }
+  bool on_comment_part(json::string_view, json::error_code&) { return true; }
+  bool on_comment(json::string_view, json::error_code&) { return true; }
+};
+
+size_t line_at(std::string_view text, size_t offset) {
+  size_t line = 1;
+  for (size_t i = 0; i < offset && i < text.size(); ++i) line += text[i] == '\n';
+  return line;
+}
+
+}  // namespace
+
+// A key given twice in one object is refused as an unknown key is: which of the two was meant?
+Status check_duplicate_keys(std::string_view text, const std::string& file) {
+  json::basic_parser<DuplicateKeyFinder> p(json::parse_options{});
+  json::error_code ec;
+  size_t n = p.write_some(false, text.data(), text.size(), ec);
+  if (!p.handler().duplicate.empty())
+    return input_error(fmt::format("{}:{}", file, line_at(text, n)), fmt::format("gives the key \"{}\" twice in one object", p.handler().duplicate),
+                       "keep one of them");
+  return ok_status();
+}
+
 Result<json::value> parse_json_text(std::string_view text, const std::string& file) {
   json::error_code ec;
   json::parse_options opt;
@@ -161,19 +236,12 @@ Result<json::value> parse_json_text(std::string_view text, const std::string& fi
       if (e2) break;
       good = i + 1;
     }
-    size_t line = 1;
-    for (size_t i = 0; i < good && i < text.size(); ++i) line += text[i] == '\n';
-    return input_error(fmt::format("{}:{}", file, line), "is not valid JSON: " + ec.message(), "fix the syntax near that line");
+    return input_error(fmt::format("{}:{}", file, line_at(text, good)), "is not valid JSON: " + ec.message(), "fix the syntax near that line");
   }
+  if (auto unique = check_duplicate_keys(text, file); !unique) return unique.error();
   return v;
 }
 
-Result<std::string> read_text_file(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return input_error(path, "cannot be read", "check the path");
-  std::ostringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
+Result<std::string> read_text_file(const std::string& path) { return read_input_file(path); }
 
 }  // namespace diskvet::suites

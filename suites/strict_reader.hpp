@@ -58,9 +58,11 @@ class StrictReader {
   std::set<std::string> known_;
 };
 
-// Parses text as JSON; a syntax error names the file and the line.
+// Parses text as JSON; a syntax error or a key given twice in one object names the file and the line.
 Result<boost::json::value> parse_json_text(std::string_view text, const std::string& file);
-// Reads a whole file (for suite and profile files).
+// The duplicate-key check alone (valid JSON assumed): input error naming the key and the line.
+Status check_duplicate_keys(std::string_view text, const std::string& file);
+// Reads a whole file (suite, profile, inventory) as common/input_file does: regular files only, capped.
 Result<std::string> read_text_file(const std::string& path);
 
 }  // namespace diskvet::suites

@@ -11,6 +11,7 @@
 #include "devices/write_gate.hpp"
 #include "runner/report/report_file.hpp"
 #include "runner/report/report_json.hpp"
+#include "runner/run/plan_check.hpp"
 #include "runner/run/purge.hpp"
 #include "runner/run/suite_run.hpp"
 #include "suites/cloud_profile.hpp"
@@ -66,6 +67,10 @@ Result<std::unique_ptr<RunSession>> RunSession::start(const suites::Suite& suite
       named = std::move(*p);
     }
   }
+  // The report is claimed before any device is opened: a report directory that cannot take it refuses now.
+  std::string out = report_path_in(options.report_dir, suite.name);
+  auto claim = claim_output(out, "--report-dir");
+  if (!claim) return claim.error();
   std::unique_ptr<RunSession> s(new RunSession());
   RunPlan plan;
   plan.suite = suite;
@@ -126,9 +131,9 @@ Result<std::unique_ptr<RunSession>> RunSession::start(const suites::Suite& suite
     plan.devices.push_back(std::move(dp));
   }
   if (auto fits = plan_verify_memory(plan); !fits) return fits.error();
-  std::string out = report_path_in(options.report_dir, suite.name);
+  if (auto fits = check_plan_workloads(plan); !fits) return fits.error();
   RunSession* self = s.get();
-  self->thread_ = std::thread([self, plan = std::move(plan), out]() mutable {
+  self->thread_ = std::thread([self, plan = std::move(plan), out, report_out = std::move(*claim)]() mutable {
     RunHooks hooks;  // as the CLI's: health and the NVMe purge from the devices library
     hooks.read_health = [](const devices::Device& d) -> std::optional<devices::Health> {
       if (d.kind == devices::DeviceKind::other && d.model == "regular file") return std::nullopt;
@@ -139,7 +144,7 @@ Result<std::unique_ptr<RunSession>> RunSession::start(const suites::Suite& suite
     plan.devices.clear();  // release O_EXCL before the UI says the run is over
     result.notes.push_back("started from the terminal UI; consent given by typing each device's serial (or YES)");
     boost::json::object doc = report_json(result, probe_host());
-    auto written = write_file_atomic(out, seal_report(doc) + "\n");
+    auto written = report_out.commit(seal_report(doc) + "\n");
     Results r = results_of(result, out, written ? "" : written.error().message());
     {
       std::lock_guard l(self->m_);

@@ -10,6 +10,7 @@
 #include <memory>
 #include <mutex>
 #include <optional>
+#include <system_error>
 #include <thread>
 
 #include "runner/io/backend_null.hpp"
@@ -317,8 +318,18 @@ Result<Measurement> run_workload(const Workload& asked, const Target& target, Ru
   run->ready.emplace(static_cast<std::ptrdiff_t>(jobs.size()));
   std::vector<std::thread> threads;
   threads.reserve(jobs.size());
-  for (auto& j : jobs)
-    threads.emplace_back([run, slot = j.get(), &target, verify] { job_thread(*slot, run->w, target, run->tl, *run->ready, run->go, run->stop, verify); });
+  try {
+    for (auto& j : jobs)
+      threads.emplace_back([run, slot = j.get(), &target, verify] { job_thread(*slot, run->w, target, run->tl, *run->ready, run->go, run->stop, verify); });
+  } catch (const std::system_error& e) {
+    // The host refused a thread (RLIMIT_NPROC, a cgroup's pids.max): the jobs already started are
+    // told to stop before their first I/O, released and joined; the run ends with the reason.
+    stop.store(true);
+    go.store(1, std::memory_order_release);
+    for (auto& t : threads) t.join();
+    return runtime_error(target.info().path, fmt::format("cannot start job thread {} of {}: {}", threads.size() + 1, jobs.size(), e.what()),
+                         "raise the limit on processes (ulimit -u, the cgroup's pids.max) or run fewer jobs");
+  }
   run->ready->wait();
 
   std::optional<Error> setup_error;

@@ -14,6 +14,7 @@
 #include <memory>
 #include <vector>
 
+#include "common/file_kind.hpp"
 #include "runner/io/rng.hpp"
 
 namespace diskvet::runner {
@@ -122,6 +123,10 @@ Result<Target> Target::open(const std::string& path, bool writable, uint64_t min
   // O_PATH (nothing opened for I/O), judged on fstat, and reopened through that descriptor.
   std::string open_path = path;
   UniqueFd anchor;
+  // A FIFO, socket or character device is refused on its type before any open that could block.
+  struct stat seen{};
+  if (::stat(path.c_str(), &seen) == 0 && !S_ISREG(seen.st_mode) && !S_ISBLK(seen.st_mode))
+    return usage_error(path, fmt::format("is {}; a target is a block device or a regular file", file_kind(seen.st_mode)), "name a disk or a file");
   if (writable) {
     anchor.reset(::open(path.c_str(), O_PATH | O_NOFOLLOW | O_CLOEXEC));
     struct stat st{};
@@ -132,7 +137,8 @@ Result<Target> Target::open(const std::string& path, bool writable, uint64_t min
       open_path = fmt::format("/proc/self/fd/{}", anchor.get());
     }
   }
-  int flags = (writable ? O_RDWR | O_NOCTTY : O_RDONLY) | O_DIRECT | O_CLOEXEC;
+  // O_NONBLOCK: a FIFO named as a target is refused below instead of blocking the open forever.
+  int flags = (writable ? O_RDWR | O_NOCTTY : O_RDONLY | O_NOCTTY) | O_DIRECT | O_CLOEXEC | O_NONBLOCK;
   UniqueFd fd(::open(open_path.c_str(), flags));
   if (!fd.valid() && anchor.valid() && errno == ENOENT) fd.reset(::open(path.c_str(), flags | O_NOFOLLOW));  // no /proc
   if (!fd.valid()) {
@@ -143,11 +149,13 @@ Result<Target> Target::open(const std::string& path, bool writable, uint64_t min
     if (e == ENOENT) return usage_error(path, "does not exist", "give --size to create a scratch file of that size");
     return system_error(path, "cannot open", e);
   }
-  if (writable) {
-    struct stat st{};
-    if (::fstat(fd.get(), &st) != 0) return system_error(path, "cannot stat", errno);
-    if (!S_ISREG(st.st_mode)) return safety_error(path, "changed while it was being opened; refusing to write", "try again");
-  }
+  struct stat st{};
+  if (::fstat(fd.get(), &st) != 0) return system_error(path, "cannot stat", errno);
+  if (writable && !S_ISREG(st.st_mode)) return safety_error(path, "changed while it was being opened; refusing to write", "try again");
+  if (!S_ISREG(st.st_mode) && !S_ISBLK(st.st_mode))
+    return usage_error(path, fmt::format("is {}; a target is a block device or a regular file", file_kind(st.st_mode)), "name a disk or a file");
+  // The I/O itself blocks as it should: O_NONBLOCK was for the open only.
+  if (::fcntl(fd.get(), F_SETFL, ::fcntl(fd.get(), F_GETFL) & ~O_NONBLOCK) != 0) return system_error(path, "cannot clear O_NONBLOCK", errno);
   return adopt(std::move(fd), path, writable);
 }
 

@@ -9,13 +9,13 @@
 #include <fmt/format.h>
 
 #include <cerrno>
+#include <cstring>
 #include <filesystem>
-#include <fstream>
 #include <random>
-#include <sstream>
 
 #include "common/fd.hpp"
 #include "common/file_kind.hpp"
+#include "common/input_file.hpp"
 #include "devices/file_gate.hpp"
 #include "runner/report/report_json.hpp"
 #include "runner/report/sha256.hpp"
@@ -69,7 +69,9 @@ Status check_report_path(const std::string& path) {
   if (!target.has_filename()) return usage_error(path, "names a directory; a report is a file", "name a file in it, e.g. report.json");
   struct stat lst{};
   if (::lstat(path.c_str(), &lst) != 0) {
-    if (errno != ENOENT) return system_error(path, "cannot be examined", errno);
+    // ENOTDIR, ENAMETOOLONG, ELOOP, EACCES: the user named a path that cannot be a file: exit 2.
+    if (errno != ENOENT)
+      return usage_error(path, fmt::format("cannot be written: {}", std::strerror(errno)), "nothing was written; name a file in a writable directory");
     fs::path dir = target.has_parent_path() ? target.parent_path() : fs::path(".");
     struct stat dst{};
     if (::stat(dir.c_str(), &dst) != 0 || !S_ISDIR(dst.st_mode))
@@ -88,51 +90,112 @@ Status check_report_path(const std::string& path) {
                      "nothing was written; name a new file, e.g. report.json");
 }
 
-Status write_file_atomic(const std::string& path, std::string_view text, const std::function<void(size_t)>& after_chunk) {
+ClaimedOutput& ClaimedOutput::operator=(ClaimedOutput&& o) noexcept {
+  if (this != &o) {
+    abandon();
+    path_ = std::move(o.path_);
+    base_name_ = std::move(o.base_name_);
+    tmp_name_ = std::move(o.tmp_name_);
+    dir_fd_ = std::move(o.dir_fd_);
+    fd_ = std::move(o.fd_);
+    dev_ = o.dev_;
+    ino_ = o.ino_;
+  }
+  return *this;
+}
+
+ClaimedOutput::~ClaimedOutput() { abandon(); }
+
+// Removes the temporary file, only while its name holds the file this claim created.
+void ClaimedOutput::abandon() {
+  if (!fd_.valid()) return;
+  struct stat there{};
+  if (::fstatat(dir_fd_.get(), tmp_name_.c_str(), &there, AT_SYMLINK_NOFOLLOW) == 0 && there.st_dev == dev_ && there.st_ino == ino_)
+    ::unlinkat(dir_fd_.get(), tmp_name_.c_str(), 0);
+  fd_.reset();
+  dir_fd_.reset();
+}
+
+Result<ClaimedOutput> claim_output(const std::string& path, const std::string& option) {
   namespace fs = std::filesystem;
   if (auto ok = check_report_path(path); !ok) return ok.error();
+  const std::string fix = fmt::format("nothing was written; give {} a file in a writable directory", option);
   fs::path target(path);
   fs::path dir = target.has_parent_path() ? target.parent_path() : fs::path(".");
-  fs::path tmp;
-  UniqueFd fd;
-  for (int attempt = 0; attempt < 8 && !fd.valid(); ++attempt) {
-    tmp = dir / fmt::format(".{}.tmp.{}", target.filename().string(), random_suffix());
-    fd.reset(::open(tmp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_NOCTTY | O_CLOEXEC, 0644));
-    if (!fd.valid() && errno != EEXIST) break;
+  ClaimedOutput c;
+  c.path_ = path;
+  c.base_name_ = target.filename().string();
+  c.dir_fd_.reset(::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC));
+  if (!c.dir_fd_.valid()) return usage_error(path, fmt::format("cannot be written: {}: {}", dir.string(), std::strerror(errno)), fix);
+  // The temporary name stays within NAME_MAX whatever the report's own name.
+  const std::string stem = c.base_name_.substr(0, 200);
+  int err = 0;
+  for (int attempt = 0; attempt < 8 && !c.fd_.valid(); ++attempt) {
+    c.tmp_name_ = fmt::format(".{}.tmp.{}", stem, random_suffix());
+    c.fd_.reset(::openat(c.dir_fd_.get(), c.tmp_name_.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_NOCTTY | O_CLOEXEC, 0644));
+    err = errno;
+    if (!c.fd_.valid() && err != EEXIST) break;
   }
-  if (!fd.valid()) return system_error(tmp.string(), "cannot create the temporary report file", errno, "check that the directory is writable");
+  if (!c.fd_.valid()) return usage_error(path, fmt::format("cannot be created: {}", std::strerror(err)), fix);
+  struct stat st{};
+  if (::fstat(c.fd_.get(), &st) != 0) {
+    err = errno;
+    ::unlinkat(c.dir_fd_.get(), c.tmp_name_.c_str(), 0);
+    c.fd_.reset();
+    return usage_error(path, fmt::format("cannot be created: {}", std::strerror(err)), fix);
+  }
+  c.dev_ = st.st_dev;
+  c.ino_ = st.st_ino;
+  return c;
+}
+
+Status ClaimedOutput::commit(std::string_view text, const std::function<void(size_t)>& after_chunk) {
+  if (!fd_.valid()) return runtime_error(path_, "was not claimed, or was already written", "a bug: please report it");
+  const std::string shown_tmp = (std::filesystem::path(path_).parent_path() / tmp_name_).string();
   constexpr size_t kChunk = 64 * 1024;
   size_t done = 0;
   while (done < text.size()) {
-    ssize_t w = ::write(fd.get(), text.data() + done, std::min(kChunk, text.size() - done));
+    ssize_t w = ::write(fd_.get(), text.data() + done, std::min(kChunk, text.size() - done));
     if (w < 0) {
       if (errno == EINTR) continue;
       int e = errno;
-      ::unlink(tmp.c_str());
-      return system_error(tmp.string(), "cannot write the report", e, "check free space");
+      abandon();
+      return system_error(shown_tmp, "cannot write the report", e, "check free space");
     }
     done += static_cast<size_t>(w);
     if (after_chunk) after_chunk(done);
   }
-  if (::fsync(fd.get()) != 0) {
+  if (::fsync(fd_.get()) != 0) {
     int e = errno;
-    ::unlink(tmp.c_str());
-    return system_error(tmp.string(), "cannot fsync the report", e);
+    abandon();
+    return system_error(shown_tmp, "cannot fsync the report", e);
   }
-  fd.reset();
-  // Once more just before the rename: a node put there while the report was written is not replaced.
-  if (auto ok = check_report_path(path); !ok) {
-    ::unlink(tmp.c_str());
+  // Once more just before the rename: a node put there while the run ran is not replaced, and the
+  // temporary name must still be the file this claim created (nothing else is renamed into place).
+  if (auto ok = check_report_path(path_); !ok) {
+    abandon();
     return ok.error();
   }
-  if (::rename(tmp.c_str(), target.c_str()) != 0) {
-    int e = errno;
-    ::unlink(tmp.c_str());
-    return system_error(path, "cannot rename the report into place", e);
+  struct stat there{};
+  if (::fstatat(dir_fd_.get(), tmp_name_.c_str(), &there, AT_SYMLINK_NOFOLLOW) != 0 || there.st_dev != dev_ || there.st_ino != ino_) {
+    abandon();
+    return runtime_error(shown_tmp, "was removed or replaced while the run went on; the report was not put in place", "see the text summary above");
   }
-  UniqueFd dfd(::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC));
-  if (dfd.valid()) ::fsync(dfd.get());  // the rename itself is durable
+  if (::renameat(dir_fd_.get(), tmp_name_.c_str(), dir_fd_.get(), base_name_.c_str()) != 0) {
+    int e = errno;
+    abandon();
+    return system_error(path_, "cannot rename the report into place", e);
+  }
+  ::fsync(dir_fd_.get());  // the rename itself is durable
+  fd_.reset();
+  dir_fd_.reset();
   return ok_status();
+}
+
+Status write_file_atomic(const std::string& path, std::string_view text, const std::function<void(size_t)>& after_chunk) {
+  auto claim = claim_output(path);
+  if (!claim) return claim.error();
+  return claim->commit(text, after_chunk);
 }
 
 Result<LoadedReport> parse_report(std::string_view text, const std::string& path) {
@@ -150,11 +213,9 @@ Result<LoadedReport> parse_report(std::string_view text, const std::string& path
 }
 
 Result<LoadedReport> load_report(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return input_error(path, "cannot be read", "check the path");
-  std::ostringstream s;
-  s << in.rdbuf();
-  return parse_report(s.str(), path);
+  auto text = read_input_file(path);  // a FIFO or /dev/zero is refused, never waited on or read whole
+  if (!text) return text.error();
+  return parse_report(*text, path);
 }
 
 }  // namespace diskvet::runner

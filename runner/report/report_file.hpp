@@ -4,12 +4,15 @@
 // process created; nothing is written through a link, and no device node is ever replaced.
 #pragma once
 
+#include <sys/types.h>
+
 #include <boost/json.hpp>
 
 #include <functional>
 #include <string>
 
 #include "common/error.hpp"
+#include "common/fd.hpp"
 
 namespace diskvet::runner {
 
@@ -26,10 +29,47 @@ bool seal_matches(std::string_view text);
 // 2, nothing written or renamed), as is a path whose directory does not exist.
 Status check_report_path(const std::string& path);
 
-// Writes atomically: check_report_path, then a temporary file with a random name beside the target
-// (O_CREAT|O_EXCL|O_NOFOLLOW, so nothing planted there is followed or truncated), fsync, the check
-// again, rename, fsync of the directory. `after_chunk` is a test seam called after each chunk
-// written to the temporary file (bytes so far); production callers leave it empty.
+// An output file claimed before anything else is done (issue 23: nothing is written to a device
+// until every output that can fail has been created): check_report_path, then the temporary file,
+// with a random name, created in the target's directory (O_CREAT|O_EXCL|O_NOFOLLOW, so nothing
+// planted there is followed or truncated) and held open with its directory. The report is written
+// later through that descriptor, fsynced, and renamed (renameat) into place. A claim never committed
+// removes its temporary file, and only while that name still holds the file it created.
+class ClaimedOutput;
+// Claims `path` (named by `option`, e.g. "--out", in messages). Anything that keeps the file from
+// being created (a missing or read-only directory, /proc, /sys, ENOTDIR, ENAMETOOLONG, no
+// permission, a device node at the name) is a usage error, exit 2, naming the path and the fix.
+Result<ClaimedOutput> claim_output(const std::string& path, const std::string& option = "--out");
+
+class ClaimedOutput {
+ public:
+  ClaimedOutput() = default;
+  ClaimedOutput(ClaimedOutput&&) noexcept = default;
+  ClaimedOutput& operator=(ClaimedOutput&& o) noexcept;
+  ClaimedOutput(const ClaimedOutput&) = delete;
+  ClaimedOutput& operator=(const ClaimedOutput&) = delete;
+  ~ClaimedOutput();
+
+  bool valid() const { return fd_.valid(); }
+  const std::string& path() const { return path_; }
+  // The temporary file's name in the directory (for tests and messages).
+  const std::string& temporary_name() const { return tmp_name_; }
+
+  // Writes `text`, fsync, the path checked again, rename into place, fsync of the directory. Once:
+  // the claim is spent whatever the outcome. `after_chunk` is a test seam called after each chunk
+  // written (bytes so far); production callers leave it empty.
+  Status commit(std::string_view text, const std::function<void(size_t)>& after_chunk = {});
+
+ private:
+  friend Result<ClaimedOutput> claim_output(const std::string& path, const std::string& option);
+  void abandon();
+  std::string path_, base_name_, tmp_name_;
+  UniqueFd dir_fd_, fd_;
+  dev_t dev_ = 0;
+  ino_t ino_ = 0;
+};
+
+// Writes atomically: claim_output then commit, at once.
 Status write_file_atomic(const std::string& path, std::string_view text, const std::function<void(size_t)>& after_chunk = {});
 
 struct LoadedReport {

@@ -8,10 +8,7 @@
 
 namespace diskvet::runner {
 
-PreconditionRecord precondition(const Target& target, Region region, const suites::PreconditionSpec& spec, double limit_s,
-                                RunEvents& events, const std::string& device, const std::atomic<bool>* stop) {
-  PreconditionRecord rec;
-  rec.capacities_target = spec.capacities;
+Workload precondition_workload(const Target& target, Region region, const suites::PreconditionSpec& spec, double limit_s) {
   Workload w;
   w.rw = Pattern::write;
   w.bs_bytes = spec.bs_bytes;
@@ -23,6 +20,14 @@ PreconditionRecord precondition(const Target& target, Region region, const suite
   w.runtime_s = limit_s > 0 ? limit_s : 30 * 86400.0;  // the I/O limit ends it first
   w.ramp_s = 0;
   if (target.is_null()) w.engine = BackendKind::null;  // tests and demos without a device
+  return w;
+}
+
+PreconditionRecord precondition(const Target& target, Region region, const suites::PreconditionSpec& spec, double limit_s,
+                                RunEvents& events, const std::string& device, const std::atomic<bool>* stop) {
+  PreconditionRecord rec;
+  rec.capacities_target = spec.capacities;
+  const Workload w = precondition_workload(target, region, spec, limit_s);
   auto valid = validate(w, target.info().size_bytes, target.info().logical_block_size);
   if (!valid) {
     rec.reason = valid.error().message();

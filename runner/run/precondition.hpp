@@ -14,6 +14,9 @@ struct Region {
   uint64_t size_bytes = 0;
 };
 
+// The preconditioning pass as one workload (validated by precondition() and by the plan check).
+Workload precondition_workload(const Target& target, Region region, const suites::PreconditionSpec& spec, double limit_s);
+
 PreconditionRecord precondition(const Target& target, Region region, const suites::PreconditionSpec& spec, double limit_s,
                                 RunEvents& events, const std::string& device, const std::atomic<bool>* stop);
 

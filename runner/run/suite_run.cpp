@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include <ctime>
+#include <system_error>
 #include <thread>
 #include <utility>
 
@@ -56,8 +57,19 @@ RunResult run_suite(RunPlan& plan, const RunHooks& hooks, RunEvents& sink) {
       for (auto& w : t.workloads) spun = std::exchange(w.spin_us, 0u) != 0 || spun;
     if (spun) r.notes.push_back("completion polling (spin) was off: devices in parallel would spin against each other for the CPUs");
     std::vector<std::thread> threads;
-    for (size_t i = 0; i < plan.devices.size(); ++i)
-      threads.emplace_back([&, i] { r.devices[i] = run_device(plan.devices[i], suite, plan.options, hooks, events); });
+    size_t started = 0;
+    try {
+      for (; started < plan.devices.size(); ++started)
+        threads.emplace_back([&, i = started] { r.devices[i] = run_device(plan.devices[i], suite, plan.options, hooks, events); });
+    } catch (const std::system_error& e) {
+      // No thread for the next device (a process limit): the devices that have one run on, the
+      // rest in turn on this thread once they end; the report says so.
+      for (auto& t : threads) t.join();
+      threads.clear();
+      r.notes.push_back(fmt::format("{} of {} devices ran in parallel; the others in turn: no thread could be started for them ({})", started,
+                                    plan.devices.size(), e.what()));
+      for (size_t i = started; i < plan.devices.size(); ++i) r.devices[i] = run_device(plan.devices[i], suite, plan.options, hooks, events);
+    }
     for (auto& t : threads) t.join();
     r.notes.push_back("devices ran in parallel (--parallel): they shared the host's CPU and buses");
   } else {

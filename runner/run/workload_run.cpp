@@ -124,19 +124,24 @@ bool steady_state_rounds(const WorkloadContext& c, const Workload& w, WorkloadRe
 
 }  // namespace
 
-Workload resolve_workload(const WorkloadContext& c, const Workload& base) {
+Workload resolve_workload(const Workload& base, Region region, const suites::TestSpec& test, uint64_t rate_cap_iops,
+                          std::optional<double> duration_s) {
   Workload w = base;
-  w.offset_bytes = c.region.offset_bytes;
-  w.size_bytes = c.region.size_bytes;
-  if (c.test.passes > 0) {
+  w.offset_bytes = region.offset_bytes;
+  w.size_bytes = region.size_bytes;
+  if (test.passes > 0) {
     // A full pass is as long as the region is big: bytes end it, not time (--duration included).
-    w.io_limit_bytes = static_cast<uint64_t>(c.test.passes * static_cast<double>(c.region.size_bytes));
+    w.io_limit_bytes = static_cast<uint64_t>(test.passes * static_cast<double>(region.size_bytes));
     w.runtime_s = 30 * 86400.0;
-  } else if (c.duration_s) {
-    w.runtime_s = *c.duration_s;
+  } else if (duration_s) {
+    w.runtime_s = *duration_s;
   }
-  if (c.rate_cap_iops) cap_total_iops(w, c.rate_cap_iops);
+  if (rate_cap_iops) cap_total_iops(w, rate_cap_iops);
   return w;
+}
+
+Workload resolve_workload(const WorkloadContext& c, const Workload& base) {
+  return resolve_workload(base, c.region, c.test, c.rate_cap_iops, c.duration_s);
 }
 
 WorkloadRecord run_test_workload(const WorkloadContext& c) {

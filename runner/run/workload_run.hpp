@@ -31,7 +31,10 @@ struct WorkloadContext {
   WatchdogRecord* watchdog = nullptr;  // every step's stalls, whatever the step (sweep, rounds, warmup)
 };
 
-// The workload of the test as it will run on this device (region, rate cap, duration override).
+// The workload of the test as it will run on this device (region, rate cap, duration override);
+// the plan check (plan_check.hpp) validates the same value before the first I/O.
+Workload resolve_workload(const Workload& base, Region region, const suites::TestSpec& test, uint64_t rate_cap_iops,
+                          std::optional<double> duration_s);
 Workload resolve_workload(const WorkloadContext& c, const Workload& base);
 
 WorkloadRecord run_test_workload(const WorkloadContext& c);

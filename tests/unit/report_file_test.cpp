@@ -168,3 +168,61 @@ TEST_F(ReportFile, RefusesAPathWhoseDirectoryDoesNotExist) {
   ASSERT_FALSE(w);
   EXPECT_EQ(w.error().exit_code(), 2);
 }
+
+// Issue 23: the report's temporary file is created when the run is planned and held; an output that
+// cannot be created is refused then (exit 2, one line naming it), with nothing left behind.
+TEST_F(ReportFile, AClaimCreatesTheTemporaryFileAtOnceAndTheCommitPutsTheReportInPlace) {
+  const fs::path p = dir_ / "report.json";
+  auto claim = claim_output(p.string());
+  ASSERT_TRUE(claim.ok()) << claim.error().message();
+  EXPECT_TRUE(fs::exists(dir_ / claim->temporary_name())) << "the temporary file exists from the claim on";
+  EXPECT_TRUE(claim->temporary_name().starts_with(".report.json.tmp."));
+  EXPECT_FALSE(fs::exists(p));
+  ASSERT_TRUE(claim->commit(seal_report(report("PASS"))).ok());
+  EXPECT_TRUE(seal_matches(slurp(p)));
+  size_t entries = 0;
+  for ([[maybe_unused]] const auto& e : fs::directory_iterator(dir_)) ++entries;
+  EXPECT_EQ(entries, 1u) << "only the report";
+  EXPECT_FALSE(claim->commit("again").ok()) << "a claim is spent by its commit";
+}
+
+TEST_F(ReportFile, AClaimNeverCommittedLeavesNothing) {
+  { auto claim = claim_output((dir_ / "report.json").string()); ASSERT_TRUE(claim.ok()); }
+  EXPECT_TRUE(fs::is_empty(dir_));
+}
+
+TEST_F(ReportFile, AClaimLeavesAFileSwappedInAtItsTemporaryNameAlone) {
+  std::string tmp;
+  {
+    auto claim = claim_output((dir_ / "report.json").string());
+    ASSERT_TRUE(claim.ok());
+    tmp = claim->temporary_name();
+    fs::remove(dir_ / tmp);
+    std::ofstream(dir_ / tmp) << "someone else's";
+  }
+  EXPECT_EQ(slurp(dir_ / tmp), "someone else's");
+}
+
+TEST_F(ReportFile, OutputsThatCannotBeCreatedAreRefusedAtClaimTime) {
+  std::ofstream(dir_ / "plain.txt") << "a file";
+  for (const std::string& out : {std::string("/proc/diskvet-r.json"), std::string("/sys/kernel/diskvet-r.json"),
+                                 (dir_ / "plain.txt" / "r.json").string(), (dir_ / (std::string(300, 'n') + ".json")).string()}) {
+    auto claim = claim_output(out, "--out");
+    ASSERT_FALSE(claim.ok()) << out;
+    EXPECT_EQ(claim.error().exit_code(), 2) << claim.error().message();
+    EXPECT_EQ(claim.error().message().find('\n'), std::string::npos);
+    EXPECT_NE(claim.error().message().find(out.substr(0, 30)), std::string::npos) << claim.error().message();
+  }
+  size_t entries = 0;
+  for ([[maybe_unused]] const auto& e : fs::directory_iterator(dir_)) ++entries;
+  EXPECT_EQ(entries, 1u) << "nothing but plain.txt";
+}
+
+// A name as long as a file system takes still gets a temporary name within NAME_MAX.
+TEST_F(ReportFile, ALongButValidNameStillGetsATemporaryFile) {
+  const fs::path p = dir_ / (std::string(250, 'l') + ".json");
+  auto claim = claim_output(p.string());
+  ASSERT_TRUE(claim.ok()) << claim.error().message();
+  ASSERT_TRUE(claim->commit("{}").ok());
+  EXPECT_EQ(slurp(p), "{}");
+}

@@ -2,6 +2,9 @@
 
 #include <regex>
 // Suite and profile files: the shipped ones load; broken ones are refused naming file, key, reason.
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include <gtest/gtest.h>
 
 #include "suites/profile.hpp"
@@ -286,4 +289,35 @@ TEST(SuiteLoader, RateIopsAndDataPatternKeysTakeFiosForms) {
   EXPECT_NE(suite_error(R"({"name": "t", "tests": [{"id": "a", "workloads": [{"rw": "write", "dedupe_percentage": 101}]}]})")
                 .find("dedupe_percentage"),
             std::string::npos);
+}
+
+// Boost.JSON keeps the last of two equal keys; a suite or profile giving one twice is refused instead
+// (which was meant?), naming the key and its line, at any depth.
+TEST(SuiteLoader, RefusesAKeyGivenTwiceInOneObject) {
+  std::string e = suite_error(R"({"name": "t",
+    "tests": [{"id": "a", "workloads": [{"rw": "randwrite"}]}],
+    "tests": [{"id": "b", "workloads": [{"rw": "randread"}]}]})");
+  EXPECT_NE(e.find("bad.json:3"), std::string::npos) << e;
+  EXPECT_NE(e.find("\"tests\" twice"), std::string::npos) << e;
+  e = suite_error(R"({"name": "t", "tests": [{"id": "a", "workloads": [{"rw": "randread", "bs": "4k", "bs": "512"}]}]})");
+  EXPECT_NE(e.find("\"bs\" twice"), std::string::npos) << e;
+  // The same key in two objects is no duplicate.
+  EXPECT_TRUE(parse_suite(R"({"name": "t", "tests": [{"id": "a", "workloads": [{"rw": "randread"}, {"rw": "read"}]}]})", "ok.json").ok());
+  std::string p = profile_error(R"({"name": "p", "name": "q", "source": "test", "limits": {}})");
+  EXPECT_NE(p.find("\"name\" twice"), std::string::npos) << p;
+}
+
+// Suite files are read as every input is: a FIFO or a device is refused by type, never waited on
+// or read whole.
+TEST(SuiteLoader, RefusesAFifoOrADeviceAsASuiteFile) {
+  const std::string fifo = ::testing::TempDir() + "/diskvet-suite-fifo-" + std::to_string(::getpid());
+  ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+  auto s = load_suite_file(fifo);
+  ::unlink(fifo.c_str());
+  ASSERT_FALSE(s.ok());
+  EXPECT_EQ(s.error().exit_code(), 2);
+  EXPECT_NE(s.error().message().find("a FIFO"), std::string::npos) << s.error().message();
+  auto z = load_suite_file("/dev/zero");
+  ASSERT_FALSE(z.ok());
+  EXPECT_NE(z.error().message().find("character device"), std::string::npos) << z.error().message();
 }
