@@ -3,11 +3,14 @@
 // the runner's back.
 #pragma once
 
+#include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <functional>
+#include <sstream>
 #include <string>
 #include <thread>
 #include <vector>
@@ -29,11 +32,37 @@ class Lab : public diskvet::testing::RunLab {
 
   // Runs diskvet on a thread; wait() returns its exit code.
   void start(const std::string& args) {
-    runner_ = std::thread([this, args] { rc_ = diskvet(args); });
+    kernel_lines_before_ = kernel_lines().size();
+    ended_ = false;
+    runner_ = std::thread([this, args] {
+      rc_ = diskvet(args);
+      ended_ = true;
+    });
   }
   int wait() {
     runner_.join();
     return rc_;
+  }
+  bool ended() const { return ended_; }
+  // Waits until the run's output (its log: phase lines unless -q) holds `text`; false when the run
+  // ended without it or after `timeout_s`, a deadline that only catches a hang.
+  bool wait_for_line(const std::string& text, double timeout_s = 120) const {
+    auto seen = [&] { return log().find(text) != std::string::npos; };
+    wait_until([&] { return ended() || seen(); }, timeout_s);
+    return seen();
+  }
+  // What the kernel logged since start().
+  std::string kernel_log() const {
+    auto lines = kernel_lines();
+    std::string out;
+    for (size_t i = std::min(kernel_lines_before_, lines.size()); i < lines.size(); ++i) out += lines[i] + "\n";
+    return out;
+  }
+  static std::vector<std::string> kernel_lines() {
+    std::vector<std::string> out;
+    std::istringstream in(diskvet::testing::run_command({"dmesg"}).out);
+    for (std::string line; std::getline(in, line);) out.push_back(line);
+    return out;
   }
 
   // The backing file's bytes at [offset, offset + len).
@@ -70,7 +99,9 @@ class Lab : public diskvet::testing::RunLab {
   }
 
   std::thread runner_;
+  std::atomic<bool> ended_{false};
   int rc_ = -1;
+  size_t kernel_lines_before_ = 0;
 };
 
 }  // namespace burnin_lab

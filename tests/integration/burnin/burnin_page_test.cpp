@@ -42,7 +42,7 @@ TEST_F(BurninPage, ARealStallAndARealMismatchAreInTheReportTheBrowserTestRenders
   dev.corrupt_reads(kBadBlock * kBs + 4096, 512);
   write_file("s.json", kSuite);
   start("run --suite " + file("s.json").string() + " --device " + dev.path() + " --destroy-data " + dev.path() + " -q --out " + file("r.json").string());
-  // Once the last block carries generation 1 the write pass is over: hold every I/O in the random phase.
+  // Once the last block carries generation 1 the write pass is over: hold the I/Os of the random phase.
   auto generation_of_last = [&] {
     std::ifstream in(dev.backing(), std::ios::binary);
     uint64_t w[4] = {};
@@ -51,10 +51,9 @@ TEST_F(BurninPage, ARealStallAndARealMismatchAreInTheReportTheBrowserTestRenders
     return w[0] == kMagic ? w[3] : 0;
   };
   ASSERT_TRUE(wait_until([&] { return generation_of_last() >= 1; })) << log();
-  std::this_thread::sleep_for(std::chrono::milliseconds(500));
-  dev.hold();
-  std::this_thread::sleep_for(std::chrono::milliseconds(2500));
-  dev.release();
+  // Its 20th request from then on and all after it wait 2.5 s of the device's own clock.
+  dev.hold_from_request(20, 2.5);
+  EXPECT_TRUE(dev.wait_for_event("hold-end")) << "the device never held a request:\n" << dev.events_text() << log();
   EXPECT_EQ(wait(), 1) << log();
 
   auto r = report("r.json");
