@@ -1,0 +1,75 @@
+#!/usr/bin/env bash
+# What the test lab left behind: loop devices over a diskvet test file, diskvet test mounts, and the
+# lab's processes (the FUSE stall daemon, fio servers, the SSH lab's sshd, QEMU guests, this build's
+# diskvet). The ctest fixture lab_leaks runs `baseline` before the tests that make such things and
+# `check` after all of them: check fails, naming each leak, when one is there that was not there at
+# the baseline (what another checkout's tests hold on a shared machine was there before, or is not
+# this run's: the baseline keeps the first, nothing tells the second apart).
+#   tests/support/lab_leaks.sh baseline FILE | check FILE | list
+# Releases can lag a test's end by a moment (a loop device detached at its last close, a lazy
+# unmount), so check looks again for up to LAB_LEAKS_GRACE_S seconds (default 10) before failing.
+set -uo pipefail
+
+list() {  # one line per leak-able thing: "loop NAME BACKING", "mount POINT TYPE", "process PID COMMAND"
+  local b name backing
+  for b in /sys/block/loop*/loop/backing_file; do
+    [ -r "$b" ] || continue
+    backing=$(cat "$b" 2>/dev/null) || continue
+    name=${b#/sys/block/}
+    name=${name%%/*}
+    case $backing in *diskvet-*) echo "loop $name $backing" ;; esac
+  done
+  local src point type rest
+  while read -r src point type rest; do
+    case $point in *diskvet-*) echo "mount $point $type $src" ;; esac
+  done </proc/self/mounts
+  local p cmd exe
+  for p in /proc/[0-9]*; do
+    [ "${p#/proc/}" = "$$" ] && continue
+    cmd=$({ tr '\0' ' ' <"$p/cmdline"; } 2>/dev/null) || continue
+    [ -n "$cmd" ] || continue
+    exe=$(readlink "$p/exe" 2>/dev/null || true)
+    case $cmd in
+      *lab_leaks.sh*) continue ;;
+      *stall_fs.py*) ;;
+      *fio*--server*) ;;
+      *sshd*diskvet-*) ;;
+      *qemu-system*diskvet-*) ;;
+      *)
+        if [ -n "${DISKVET_BIN:-}" ] && [ "$exe" = "$(readlink -f "$DISKVET_BIN")" ]; then :; else continue; fi ;;
+    esac
+    echo "process ${p#/proc/} ${cmd% }"
+  done
+}
+
+new_since() {  # the lines of list that the baseline FILE does not hold
+  list | sort | comm -23 - <(sort "$1" 2>/dev/null)
+}
+
+case ${1:-} in
+  list) list ;;
+  baseline)
+    [ -n "${2:-}" ] || { echo "usage: $0 baseline FILE" >&2; exit 2; }
+    list | sort >"$2"
+    echo "lab_leaks: $(wc -l <"$2") lab things were there before the tests (not counted as leaks):"
+    cat "$2"
+    ;;
+  check)
+    [ -n "${2:-}" ] || { echo "usage: $0 check FILE" >&2; exit 2; }
+    [ -f "$2" ] || echo "lab_leaks: no baseline $2 (run the fixture's setup test): everything found counts"
+    grace=${LAB_LEAKS_GRACE_S:-10}
+    for ((i = 0; i <= grace * 2; i++)); do
+      leaks=$(new_since "$2")
+      [ -z "$leaks" ] && { echo "lab_leaks: nothing left behind by the tests"; exit 0; }
+      sleep 0.5
+    done
+    echo "lab_leaks: FAIL: the tests left these behind (each test must release what it makes, also when it fails):"
+    echo "$leaks" | sed 's/^/  /'
+    echo "lab_leaks: loop devices: losetup -a; mounts: /proc/self/mounts; release by hand with losetup -d, umount, kill PID"
+    exit 1
+    ;;
+  *)
+    echo "usage: $0 baseline FILE | check FILE | list" >&2
+    exit 2
+    ;;
+esac
