@@ -3,9 +3,12 @@
 // the runner's back.
 #pragma once
 
+#include <time.h>
+
 #include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
@@ -23,6 +26,14 @@ namespace fs = std::filesystem;
 
 constexpr uint64_t kMagic = 0x3174657676736964;  // "diskvet1": the verification block's first 8 bytes
 
+// The kernel's log (dmesg), one line each.
+inline std::vector<std::string> kernel_lines() {
+  std::vector<std::string> out;
+  std::istringstream in(diskvet::testing::run_command({"dmesg"}).out);
+  for (std::string line; std::getline(in, line);) out.push_back(line);
+  return out;
+}
+
 class Lab : public diskvet::testing::RunLab {
  protected:
   void TearDown() override {
@@ -30,12 +41,19 @@ class Lab : public diskvet::testing::RunLab {
     RunLab::TearDown();
   }
 
-  // Runs diskvet on a thread; wait() returns its exit code.
+  // Runs diskvet on a thread; wait() returns its exit code. A test waits for the run before it
+  // asserts anything that returns early: the lab (a local of the test) must outlive the run.
   void start(const std::string& args) {
-    kernel_lines_before_ = kernel_lines().size();
+    timespec now{};
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    kernel_since_s_ = static_cast<double>(now.tv_sec) + static_cast<double>(now.tv_nsec) / 1e9;
     ended_ = false;
+    // A run that hangs is ended after 300 s (a deadline that only catches a hang) so the test can
+    // fail with its log instead of ctest killing it with the lab still attached.
     runner_ = std::thread([this, args] {
-      rc_ = diskvet(args);
+      rc_ = diskvet::testing::run_command(diskvet::testing::words("timeout -k 10 300 " + std::string(DISKVET_BIN) + " " + args),
+                                          {.output_file = log_.string()})
+                .exit_code;
       ended_ = true;
     });
   }
@@ -51,17 +69,12 @@ class Lab : public diskvet::testing::RunLab {
     wait_until([&] { return ended() || seen(); }, timeout_s);
     return seen();
   }
-  // What the kernel logged since start().
+  // What the kernel logged since start(), by the time stamps of its lines (its local clock,
+  // CLOCK_MONOTONIC here): a full ring buffer keeps the number of lines the same.
   std::string kernel_log() const {
-    auto lines = kernel_lines();
     std::string out;
-    for (size_t i = std::min(kernel_lines_before_, lines.size()); i < lines.size(); ++i) out += lines[i] + "\n";
-    return out;
-  }
-  static std::vector<std::string> kernel_lines() {
-    std::vector<std::string> out;
-    std::istringstream in(diskvet::testing::run_command({"dmesg"}).out);
-    for (std::string line; std::getline(in, line);) out.push_back(line);
+    for (const auto& line : kernel_lines())
+      if (line.starts_with("[") && std::atof(line.c_str() + 1) >= kernel_since_s_) out += line + "\n";
     return out;
   }
 
@@ -101,7 +114,7 @@ class Lab : public diskvet::testing::RunLab {
   std::thread runner_;
   std::atomic<bool> ended_{false};
   int rc_ = -1;
-  size_t kernel_lines_before_ = 0;
+  double kernel_since_s_ = 0;
 };
 
 }  // namespace burnin_lab

@@ -10,12 +10,16 @@ Faults on what the device sees, not on anyone's clock: a line written to CONTROL
 fault counted in requests from the first request after it is read (the file is then removed):
     hold N [SECONDS]    from the Nth request on, every request waits: until CONTROL/hold is removed,
                         or for SECONDS of this daemon's own clock when given
-    delay N COUNT MS    the COUNT requests from the Nth on each wait MS milliseconds first
+    delay N COUNT MS [AFTER_S]
+                        the COUNT requests from the Nth on each wait MS milliseconds first; with
+                        AFTER_S, not before AFTER_S seconds of this daemon's clock since the trigger
+                        was read (a baseline at full speed of some length whatever the machine's speed)
     fail N COUNT        the COUNT requests from the Nth on fail with EIO
 What the device did is recorded, one line each, in CONTROL/events, with this process's
 CLOCK_MONOTONIC time (the clock diskvet stamps I/Os with) and its request count:
     armed|hold-start|hold-end|delay-start|delay-end|fail-start|fail-end mono=T request=N offset=BYTES
-so a test judges a stall or a slowdown against the device's own record, never against its clock.
+and "count" at every 1000th request (the rate the device served, by its own clock), so a test judges
+a stall or a slowdown against the device's own record, never against its clock.
 
     /usr/bin/python3 stall_fs.py ROOT CONTROL MOUNTPOINT     (foreground; unmount to end it)
 """
@@ -62,7 +66,8 @@ class StallFs(Operations):
         if kind == "hold":
             self.plan = {"kind": kind, "first": first, "seconds": args[1] if len(args) > 1 else None}
         elif kind in ("delay", "fail"):
-            self.plan = {"kind": kind, "first": first, "last": first + int(args[1]) - 1, "ms": args[2] if len(args) > 2 else 0}
+            self.plan = {"kind": kind, "first": first, "count": int(args[1]), "ms": args[2] if len(args) > 2 else 0,
+                         "not_before": time.monotonic() + (args[3] if len(args) > 3 else 0)}
         self._record("armed", n, offset)
 
     def _wait(self, offset):
@@ -70,10 +75,14 @@ class StallFs(Operations):
         with self.mutex:
             self.requests += 1
             n = self.requests
+            if n % 1000 == 0:
+                self._record("count", n, offset)
             if self.plan is None and os.path.exists(self.trigger):
                 self._arm(n, offset)
             p = self.plan
-            if p and n >= p["first"]:
+            if p and p["kind"] != "hold" and "last" not in p and n >= p["first"] and time.monotonic() >= p["not_before"]:
+                p["first"], p["last"] = n, n + p["count"] - 1
+            if p and n >= p["first"] and (p["kind"] == "hold" or "last" in p):
                 if p["kind"] == "hold":
                     self.plan = None
                     self.hold_until = time.monotonic() + p["seconds"] if p["seconds"] is not None else None

@@ -16,6 +16,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <optional>
 #include <sstream>
 #include <string>
@@ -95,10 +96,11 @@ class StallLoop {
     if (seconds > 0) line << " " << seconds;
     arm(line.str());
   }
-  // The `count` requests from the Nth on each wait `ms` first.
-  void delay_requests(uint64_t n, uint64_t count, double ms) const {
+  // The `count` requests from the Nth on each wait `ms` first; with `after_s`, not before that many
+  // seconds of the device's clock since arming (a baseline of some length on a machine of any speed).
+  void delay_requests(uint64_t n, uint64_t count, double ms, double after_s = 0) const {
     std::ostringstream line;
-    line << "delay " << n << " " << count << " " << ms;
+    line << "delay " << n << " " << count << " " << ms << " " << after_s;
     arm(line.str());
   }
   // The `count` requests from the Nth on fail (EIO).
@@ -134,15 +136,17 @@ class StallLoop {
     return out;
   }
   // The first event `what` the device recorded, waiting for it up to `timeout_s` (a deadline that
-  // only catches a hang, not a measure of anything).
-  std::optional<Event> wait_for_event(const std::string& what, double timeout_s = 120) const {
+  // only catches a hang, not a measure of anything) or until `give_up()` (the run ended: no more
+  // requests will come).
+  std::optional<Event> wait_for_event(const std::string& what, double timeout_s = 120, const std::function<bool()>& give_up = {}) const {
     auto end = std::chrono::steady_clock::now() + std::chrono::duration<double>(timeout_s);
-    do {
+    for (;;) {
+      const bool last_look = (give_up && give_up()) || std::chrono::steady_clock::now() >= end;
       for (const auto& e : events())
         if (e.what == what) return e;
+      if (last_look) return std::nullopt;
       std::this_thread::sleep_for(std::chrono::milliseconds(10));
-    } while (std::chrono::steady_clock::now() < end);
-    return std::nullopt;
+    }
   }
   void forget_events() const { std::filesystem::remove(dir_ / "control/events"); }
   std::string events_text() const {
