@@ -23,22 +23,25 @@ list() {  # one line per leak-able thing: "loop NAME BACKING", "mount POINT TYPE
   while read -r src point type rest; do
     case $point in *diskvet-*) echo "mount $point $type $src" ;; esac
   done </proc/self/mounts
-  local p cmd exe
+  local p cmd exe base1 argv
   for p in /proc/[0-9]*; do
     [ "${p#/proc/}" = "$$" ] && continue
-    cmd=$({ tr '\0' ' ' <"$p/cmdline"; } 2>/dev/null) || continue
-    [ -n "$cmd" ] || continue
+    # By what the process runs (its program, then its arguments), never by a substring of a command
+    # line that merely names these programs (a compiler's -DSTALL_FS_SCRIPT=...stall_fs.py).
+    { mapfile -d '' -t argv <"$p/cmdline"; } 2>/dev/null || continue
+    [ "${#argv[@]}" -gt 0 ] || continue
+    cmd="${argv[*]}"
     exe=$(readlink "$p/exe" 2>/dev/null || true)
-    case $cmd in
-      *lab_leaks.sh*) continue ;;
-      *stall_fs.py*) ;;
-      *fio*--server*) ;;
-      *sshd*diskvet-*) ;;
-      *qemu-system*diskvet-*) ;;
+    base1=${argv[1]:-}
+    case ${argv[0]##*/} in
+      python3*) [[ ${base1##*/} == stall_fs.py ]] || continue ;;
+      fio) [[ " $cmd " == *" --server"* ]] || continue ;;
+      sshd | ssh) [[ $cmd == *diskvet-* ]] || continue ;;
+      qemu-system-*) [[ $cmd == *diskvet-* ]] || continue ;;
       *)
         if [ -n "${DISKVET_BIN:-}" ] && [ "$exe" = "$(readlink -f "$DISKVET_BIN")" ]; then :; else continue; fi ;;
     esac
-    echo "process ${p#/proc/} ${cmd% }"
+    echo "process ${p#/proc/} $cmd"
   done
 }
 
