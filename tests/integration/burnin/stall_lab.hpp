@@ -62,9 +62,18 @@ class StallLoop {
     heal();
     stop_corrupting();
     set_delay_ms(0);
-    loop_.reset();  // detached before its file system goes
+    // The loop device goes before its file system: the kernel defers a detach while another opener
+    // (udev probing, slow on a loaded machine) holds the device, and a daemon stopped meanwhile left
+    // the loop device attached over a dead FUSE mount, failing every probe of it for ever (and using
+    // up the kernel's rate-limited I/O error lines of every later test). So the daemon keeps serving
+    // until the device is really gone (30 s only catches a detach that never completes).
+    std::string attached;
+    if (loop_) attached = "/sys/block/" + std::filesystem::path(loop_->path()).filename().string() + "/loop/backing_file";
+    loop_.reset();
+    for (int i = 0; !attached.empty() && i < 3000 && std::filesystem::exists(attached); ++i) std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    if (!attached.empty() && std::filesystem::exists(attached)) std::fprintf(stderr, "stall lab: %s is still attached after 30 s\n", attached.c_str());
     if (daemon_ > 0) {
-      ::umount2((dir_ / "mnt").c_str(), MNT_DETACH);
+      if (::umount2((dir_ / "mnt").c_str(), 0) != 0) ::umount2((dir_ / "mnt").c_str(), MNT_DETACH);
       kill(daemon_, SIGTERM);
       waitpid(daemon_, nullptr, 0);
     }
