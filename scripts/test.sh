@@ -6,14 +6,63 @@
 # AddressSanitizer and UndefinedBehaviorSanitizer, then the unit tests and the engine's file tests
 # under ThreadSanitizer (scripts/tsan.sh), then every parser fuzzed with libFuzzer for a bounded
 # time (scripts/fuzz.sh, clang, about two minutes).
-set -euo pipefail
+# Every stage runs even when an earlier one failed (a failed build fails the stages that need it), so
+# one run shows everything that is wrong. At the end: the Release ctest's closing lines again, one
+# line per stage (PASS/FAIL, seconds), and an exit code that is non-zero when any stage failed.
+set -uo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
-"$top/scripts/check_layers.sh"
-"$top/scripts/deps.sh"
-"$top/scripts/build.sh" "$top/build"
-"$top/scripts/tidy.sh" "$top/build"
-(cd "$top/build" && ctest --output-on-failure -j2 --timeout 900)
-TARGETS=unit_test_binaries "$top/scripts/build.sh" "$top/build-asan" -DCMAKE_BUILD_TYPE=Debug -DDISKVET_SANITIZE=ON
-(cd "$top/build-asan" && ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 ctest --output-on-failure -j2 -L unit)
-"$top/scripts/tsan.sh"
-"$top/scripts/fuzz.sh"
+logs=$top/build-logs
+mkdir -p "$logs"
+summary=()
+failed=0
+
+stage() {  # stage NAME COMMAND...: runs it (output shown as it comes), records PASS/FAIL and seconds
+  local name=$1 start rc
+  shift
+  echo "=== test.sh: stage $name"
+  start=$(date +%s)
+  ("$@")
+  rc=$?
+  local took=$(($(date +%s) - start))
+  if [ $rc -eq 0 ]; then
+    summary+=("$(printf '%-10s PASS %6d s' "$name" "$took")")
+  else
+    summary+=("$(printf '%-10s FAIL %6d s  (exit %d)' "$name" "$took" "$rc")")
+    failed=1
+  fi
+  return 0
+}
+
+release_ctest() {
+  cd "$top/build" || return
+  ctest --output-on-failure -j2 --timeout 900 2>&1 | tee "$logs/ctest-release.log"
+}
+asan_unit() {
+  TARGETS=unit_test_binaries "$top/scripts/build.sh" "$top/build-asan" -DCMAKE_BUILD_TYPE=Debug -DDISKVET_SANITIZE=ON || return
+  cd "$top/build-asan" && ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 ctest --output-on-failure -j2 -L unit
+}
+
+stage layers "$top/scripts/check_layers.sh"
+stage deps "$top/scripts/deps.sh"
+stage build "$top/scripts/build.sh" "$top/build"
+stage tidy "$top/scripts/tidy.sh" "$top/build"
+stage ctest release_ctest
+stage asan asan_unit
+stage tsan "$top/scripts/tsan.sh"
+stage fuzz "$top/scripts/fuzz.sh"
+
+echo
+echo "=== test.sh: the Release ctest's closing lines (whole output: $logs/ctest-release.log)"
+if [ -s "$logs/ctest-release.log" ]; then
+  sed -n '/tests passed\|tests failed/,$p' "$logs/ctest-release.log"
+else
+  echo "(ctest did not run)"
+fi
+echo
+echo "=== test.sh: stages"
+printf '%s\n' "${summary[@]}"
+if [ $failed -ne 0 ]; then
+  echo "test.sh: FAILED"
+  exit 1
+fi
+echo "test.sh: all stages passed"

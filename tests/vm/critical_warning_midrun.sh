@@ -9,16 +9,28 @@ vm_scratch
 sick=$(vm_drive sick 32M); well=$(vm_drive well 32M)
 data=$(vm_data_disk)
 # lab-burnin.json: a 16 MiB write pass, then 25 s of verified 70/30 load; health polled every second.
+# QEMU traces every log page the emulated controllers return (pci_nvme_get_log): the drives' own
+# record of the health polls (SMART / Health log, lid 0x2).
+trace="$vm_dir/nvme-trace.log"
 vm_start_kernel "diskvet.run=lab-burnin.json diskvet.destroy-data=DVMID0SICK,DVMID0WELL diskvet.poweroff=1" \
+  -D "$trace" -trace pci_nvme_get_log \
   -qmp "unix:$vm_dir/qmp.sock,server=on,wait=off" \
   -drive "file=$data,if=virtio,format=raw" \
   -drive "file=$sick,if=none,id=dsick,format=raw" -device nvme,id=nvsick,serial=DVMID0SICK,drive=dsick \
   -drive "file=$well,if=none,id=dwell,format=raw" -device nvme,id=nvwell,serial=DVMID0WELL,drive=dwell
 vm_wait_for 120 'diskvet-init: disk /dev/nvme[0-9]+n[0-9]+ .*serial="DVMID0SICK"'
 dev=$(grep -aoE 'disk /dev/nvme[0-9]+n[0-9]+ .*serial="DVMID0SICK"' "$vm_log" | awk '{print $2}')
-# The run has started measuring the mixed load on that drive; let a few polls see no warning first.
+# The run has started measuring the mixed load on that drive; the warning is raised once the drives
+# have answered four more health polls (two rounds of both), which all saw none: counted on the
+# drives' side, not on this script's clock.
 vm_wait_for 200 "\[$dev\] measure random-verify-behind"
-sleep 4
+smart_reads() { grep -c 'pci_nvme_get_log .*lid 0x2 ' "$trace" 2>/dev/null || true; }
+polls_before=$(smart_reads)
+until [ "$(smart_reads)" -ge $((polls_before + 4)) ]; do
+  kill -0 "$vm_pid" 2>/dev/null || vm_fail "the guest stopped before its drives were polled for health mid-run"
+  [ $((SECONDS - vm_started_s)) -lt 240 ] || vm_fail "the drives answered $(($(smart_reads) - polls_before)) health polls mid-run within 240s of the boot"
+  sleep 0.2
+done
 # 0x04: NVM subsystem reliability degraded (NVMe base spec, SMART / Health log, byte 0).
 python3 "$vm_here/qmp.py" "$vm_dir/qmp.sock" qom-set \
   '{"path": "/machine/peripheral/nvsick", "property": "smart_critical_warning", "value": 4}' \

@@ -20,7 +20,7 @@ fi
 a=$(vm_drive a 64M)
 # Software emulation (TCG) of OVMF, GRUB and the kernel: about 60 s on a quiet machine, past 240 s
 # when the machine's two CPUs are shared with builds (seen in a loaded run). A hang shows as well
-# at 480 s, well inside ctest's limit.
+# at 480 s, inside ctest's limit (tests/vm/CMakeLists.txt: 600 s).
 vm_boot_until 480 'diskvet appliance ready|diskvet tui' "${fw[@]}" -cdrom "$VM_IMAGE_DIR/diskvet.iso" \
   -drive "file=$a,if=none,id=da,format=raw" -device nvme,serial=DVISO0001,drive=da
 vm_expect 'GNU GRUB'

@@ -23,9 +23,35 @@ vm_require() {
 # (VM_KEEP_LOG=FILE keeps a copy of the serial log, to read a report after the test).
 vm_scratch() {
   vm_dir=$(mktemp -d /dev/shm/diskvet-vm.XXXXXX)
-  trap 'vm_stop; [ -z "${VM_KEEP_LOG:-}" ] || cp "$vm_log" "$VM_KEEP_LOG"; rm -rf "$vm_dir"' EXIT
+  trap 'vm_stop; { [ -z "${vm_watchdog:-}" ] || kill "$vm_watchdog" 2>/dev/null || true; }; [ -z "${VM_KEEP_LOG:-}" ] || cp "$vm_log" "$VM_KEEP_LOG"; rm -rf "$vm_dir"' EXIT
   vm_log="$vm_dir/serial.log"
   : > "$vm_log"
+  vm_deadline
+}
+
+# ctest kills a test past its TIMEOUT without a word (SIGKILL: no trap runs, the guest's console is
+# lost and the scratch directory stays). So a test ends itself first: VM_DEADLINE_S (ctest sets it
+# to the test's TIMEOUT less a margin) after the start it prints the serial console so far, stops
+# its children (QEMU, timeout, ssh) and fails through vm_fail, whose exit still cleans up.
+vm_deadline() {
+  [ -n "${VM_DEADLINE_S:-}" ] || return 0
+  local script=$$ log=$vm_log
+  trap 'vm_fail "the test ran past its deadline of ${VM_DEADLINE_S}s (its ctest TIMEOUT less a margin)"' TERM
+  (
+    trap - EXIT
+    sleep "$VM_DEADLINE_S" &
+    sleeper=$!
+    trap 'kill "$sleeper" 2>/dev/null; exit 0' TERM
+    wait "$sleeper"
+    echo "DEADLINE: ${VM_DEADLINE_S}s passed; the serial console so far (last 80 lines):"
+    tail -n 80 "$log"
+    # The children running now (QEMU, timeout, ssh; not this watchdog), listed before the script's
+    # trap can start its cleanup's own children.
+    children=$(pgrep -P "$script" | grep -vx "$BASHPID")
+    kill -TERM "$script" 2>/dev/null
+    [ -z "$children" ] || kill -TERM $children 2>/dev/null
+  ) &
+  vm_watchdog=$!
 }
 
 # A sparse raw drive file of SIZE (truncate syntax) under the scratch directory; prints its path.

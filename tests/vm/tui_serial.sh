@@ -17,7 +17,7 @@ export MTOOLS_SKIP_CHECK=1
 # also logged to $vm_log for vm_fail. The TUI on ttyS0 draws 80x24 (vt100), inside the 100x30 pane.
 sock="diskvet-vm-tui-$$"
 tmx() { tmux -L "$sock" -f /dev/null "$@"; }
-trap 'tmx kill-server 2>/dev/null || true; rm -rf "$vm_dir"' EXIT
+trap 'tmx kill-server 2>/dev/null || true; { [ -z "${vm_watchdog:-}" ] || kill "$vm_watchdog" 2>/dev/null || true; }; rm -rf "$vm_dir"' EXIT
 qemu=(qemu-system-x86_64 -accel tcg -m "$VM_MEM_MB" -smp 1 -no-reboot -display none -monitor none
       -chardev "stdio,id=con,signal=off,logfile=$vm_log" -serial chardev:con -smbios type=1,serial=DVLAB-0001
       -kernel "$VM_IMAGE_DIR/vmlinuz" -initrd "$VM_IMAGE_DIR/initrd.img" -append "console=ttyS0 panic=-1"

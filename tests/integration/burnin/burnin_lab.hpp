@@ -3,11 +3,17 @@
 // the runner's back.
 #pragma once
 
+#include <time.h>
+
+#include <algorithm>
+#include <atomic>
 #include <chrono>
+#include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <functional>
+#include <sstream>
 #include <string>
 #include <thread>
 #include <vector>
@@ -20,6 +26,14 @@ namespace fs = std::filesystem;
 
 constexpr uint64_t kMagic = 0x3174657676736964;  // "diskvet1": the verification block's first 8 bytes
 
+// The kernel's log (dmesg), one line each.
+inline std::vector<std::string> kernel_lines() {
+  std::vector<std::string> out;
+  std::istringstream in(diskvet::testing::run_command({"dmesg"}).out);
+  for (std::string line; std::getline(in, line);) out.push_back(line);
+  return out;
+}
+
 class Lab : public diskvet::testing::RunLab {
  protected:
   void TearDown() override {
@@ -27,13 +41,41 @@ class Lab : public diskvet::testing::RunLab {
     RunLab::TearDown();
   }
 
-  // Runs diskvet on a thread; wait() returns its exit code.
+  // Runs diskvet on a thread; wait() returns its exit code. A test waits for the run before it
+  // asserts anything that returns early: the lab (a local of the test) must outlive the run.
   void start(const std::string& args) {
-    runner_ = std::thread([this, args] { rc_ = diskvet(args); });
+    timespec now{};
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    kernel_since_s_ = static_cast<double>(now.tv_sec) + static_cast<double>(now.tv_nsec) / 1e9;
+    ended_ = false;
+    // A run that hangs is ended after 300 s (a deadline that only catches a hang) so the test can
+    // fail with its log instead of ctest killing it with the lab still attached.
+    runner_ = std::thread([this, args] {
+      rc_ = diskvet::testing::run_command(diskvet::testing::words("timeout -k 10 300 " + std::string(DISKVET_BIN) + " " + args),
+                                          {.output_file = log_.string()})
+                .exit_code;
+      ended_ = true;
+    });
   }
   int wait() {
     runner_.join();
     return rc_;
+  }
+  bool ended() const { return ended_; }
+  // Waits until the run's output (its log: phase lines unless -q) holds `text`; false when the run
+  // ended without it or after `timeout_s`, a deadline that only catches a hang.
+  bool wait_for_line(const std::string& text, double timeout_s = 120) const {
+    auto seen = [&] { return log().find(text) != std::string::npos; };
+    wait_until([&] { return ended() || seen(); }, timeout_s);
+    return seen();
+  }
+  // What the kernel logged since start(), by the time stamps of its lines (its local clock,
+  // CLOCK_MONOTONIC here): a full ring buffer keeps the number of lines the same.
+  std::string kernel_log() const {
+    std::string out;
+    for (const auto& line : kernel_lines())
+      if (line.starts_with("[") && std::atof(line.c_str() + 1) >= kernel_since_s_) out += line + "\n";
+    return out;
   }
 
   // The backing file's bytes at [offset, offset + len).
@@ -70,7 +112,9 @@ class Lab : public diskvet::testing::RunLab {
   }
 
   std::thread runner_;
+  std::atomic<bool> ended_{false};
   int rc_ = -1;
+  double kernel_since_s_ = 0;
 };
 
 }  // namespace burnin_lab

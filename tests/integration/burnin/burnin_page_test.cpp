@@ -42,7 +42,7 @@ TEST_F(BurninPage, ARealStallAndARealMismatchAreInTheReportTheBrowserTestRenders
   dev.corrupt_reads(kBadBlock * kBs + 4096, 512);
   write_file("s.json", kSuite);
   start("run --suite " + file("s.json").string() + " --device " + dev.path() + " --destroy-data " + dev.path() + " -q --out " + file("r.json").string());
-  // Once the last block carries generation 1 the write pass is over: hold every I/O in the random phase.
+  // Once the last block carries generation 1 the write pass is over: hold the I/Os of the random phase.
   auto generation_of_last = [&] {
     std::ifstream in(dev.backing(), std::ios::binary);
     uint64_t w[4] = {};
@@ -50,12 +50,14 @@ TEST_F(BurninPage, ARealStallAndARealMismatchAreInTheReportTheBrowserTestRenders
     in.read(reinterpret_cast<char*>(w), sizeof w);
     return w[0] == kMagic ? w[3] : 0;
   };
-  ASSERT_TRUE(wait_until([&] { return generation_of_last() >= 1; })) << log();
-  std::this_thread::sleep_for(std::chrono::milliseconds(500));
-  dev.hold();
-  std::this_thread::sleep_for(std::chrono::milliseconds(2500));
-  dev.release();
-  EXPECT_EQ(wait(), 1) << log();
+  const bool written = wait_until([&] { return generation_of_last() >= 1 || ended(); }) && generation_of_last() >= 1;
+  // Its 20th request from then on and all after it wait 2.5 s of the device's own clock.
+  if (written) dev.hold_from_request(20, 2.5);
+  const bool held = dev.wait_for_event("hold-end", 120, [&] { return ended(); }).has_value();
+  const int rc = wait();
+  ASSERT_TRUE(written) << "the write pass never ended:\n" << log();
+  EXPECT_TRUE(held) << "the device never held a request:\n" << dev.events_text() << log();
+  EXPECT_EQ(rc, 1) << log();
 
   auto r = report("r.json");
   const auto& d = r.at("devices").as_array().at(0).as_object();

@@ -6,11 +6,27 @@ reads return those bytes inverted (the file keeps what was written: a device tha
 A loop device (buffered, not --direct-io) over a file in it is a block device that stalls or slows
 on command, on a kernel without device-mapper or null_blk.
 
+Faults on what the device sees, not on anyone's clock: a line written to CONTROL/trigger arms one
+fault counted in requests from the first request after it is read (the file is then removed):
+    hold N [SECONDS]    from the Nth request on, every request waits: until CONTROL/hold is removed,
+                        or for SECONDS of this daemon's own clock when given
+    delay N COUNT MS [AFTER_S]
+                        the COUNT requests from the Nth on each wait MS milliseconds first; with
+                        AFTER_S, not before AFTER_S seconds of this daemon's clock since the trigger
+                        was read (a baseline at full speed of some length whatever the machine's speed)
+    fail N COUNT        the COUNT requests from the Nth on fail with EIO
+What the device did is recorded, one line each, in CONTROL/events, with this process's
+CLOCK_MONOTONIC time (the clock diskvet stamps I/Os with) and its request count:
+    armed|hold-start|hold-end|delay-start|delay-end|fail-start|fail-end mono=T request=N offset=BYTES
+and "count" at every 1000th request (the rate the device served, by its own clock), so a test judges
+a stall or a slowdown against the device's own record, never against its clock.
+
     /usr/bin/python3 stall_fs.py ROOT CONTROL MOUNTPOINT     (foreground; unmount to end it)
 """
 import errno
 import os
 import sys
+import threading
 import time
 
 from fusepy import FUSE, FuseOSError, Operations
@@ -23,13 +39,94 @@ class StallFs(Operations):
         self.delay = os.path.join(control, "delay_ms")
         self.fail = os.path.join(control, "fail")
         self.corrupt = os.path.join(control, "corrupt")
+        self.trigger = os.path.join(control, "trigger")
+        self.events = os.path.join(control, "events")
+        self.mutex = threading.Lock()
+        self.requests = 0
+        self.plan = None  # the armed fault: kind, first request, count, ms / seconds
+        self.holding = False
+        self.hold_until = None
 
     def _full(self, path):
         return os.path.join(self.root, path.lstrip("/"))
 
-    def _wait(self):
+    def _record(self, what, n, offset):  # with self.mutex held
+        with open(self.events, "a") as f:
+            f.write(f"{what} mono={time.monotonic():.6f} request={n} offset={offset}\n")
+
+    def _arm(self, n, offset):  # with self.mutex held: reads CONTROL/trigger once
+        try:
+            with open(self.trigger) as f:
+                words = f.read().split()
+            os.remove(self.trigger)
+        except OSError:
+            return
+        kind, args = words[0], [float(w) for w in words[1:]]
+        first = n + max(int(args[0]), 1) - 1
+        if kind == "hold":
+            self.plan = {"kind": kind, "first": first, "seconds": args[1] if len(args) > 1 else None}
+        elif kind in ("delay", "fail"):
+            self.plan = {"kind": kind, "first": first, "count": int(args[1]), "ms": args[2] if len(args) > 2 else 0,
+                         "not_before": time.monotonic() + (args[3] if len(args) > 3 else 0)}
+        self._record("armed", n, offset)
+
+    def _wait(self, offset):
+        delay_s, fail = 0.0, False
+        with self.mutex:
+            self.requests += 1
+            n = self.requests
+            if n % 1000 == 0:
+                self._record("count", n, offset)
+            if self.plan is None and os.path.exists(self.trigger):
+                self._arm(n, offset)
+            p = self.plan
+            if p and p["kind"] != "hold" and "last" not in p and n >= p["first"] and time.monotonic() >= p["not_before"]:
+                p["first"], p["last"] = n, n + p["count"] - 1
+            if p and n >= p["first"] and (p["kind"] == "hold" or "last" in p):
+                if p["kind"] == "hold":
+                    self.plan = None
+                    self.hold_until = time.monotonic() + p["seconds"] if p["seconds"] is not None else None
+                    with open(self.hold, "w") as f:
+                        f.write("held by the device at request %d\n" % n)
+                elif n <= p["last"]:
+                    if n == p["first"]:
+                        self._record(p["kind"] + "-start", n, offset)
+                    if p["kind"] == "delay":
+                        delay_s = p["ms"] / 1000
+                    else:
+                        fail = True
+                    if n == p["last"]:
+                        self.plan = None
+                        p["ended"] = True
+            if os.path.exists(self.hold) and not self.holding:
+                self.holding = True
+                self._record("hold-start", n, offset)
         while os.path.exists(self.hold):
+            if self.hold_until is not None and time.monotonic() >= self.hold_until:
+                with self.mutex:
+                    if self.hold_until is not None:
+                        self.hold_until = None
+                        try:
+                            os.remove(self.hold)
+                        except OSError:
+                            pass
+                break
             time.sleep(0.01)
+        with self.mutex:
+            if self.holding:
+                self.holding = False
+                self.hold_until = None
+                self._record("hold-end", n, offset)
+        if delay_s > 0:
+            time.sleep(delay_s)
+            if p and p.get("ended") and n == p["last"]:
+                with self.mutex:
+                    self._record("delay-end", n, offset)
+        if fail:
+            if n == p["last"]:
+                with self.mutex:
+                    self._record("fail-end", n, offset)
+            raise FuseOSError(errno.EIO)
         try:
             with open(self.delay) as f:
                 ms = float(f.read().strip() or 0)
@@ -69,11 +166,11 @@ class StallFs(Operations):
         return bytes(out)
 
     def read(self, path, size, offset, fh):
-        self._wait()
+        self._wait(offset)
         return self._corrupted(os.pread(fh, size, offset), offset)
 
     def write(self, path, data, offset, fh):
-        self._wait()
+        self._wait(offset)
         return os.pwrite(fh, data, offset)
 
     def truncate(self, path, length, fh=None):
@@ -93,5 +190,11 @@ class StallFs(Operations):
 
 if __name__ == "__main__":
     root, control, mountpoint = sys.argv[1:4]
+    # This process is the lab's device: a CPU kept busy by other tests must not starve it (a starved
+    # daemon is a slowdown the test did not make), so it runs ahead of them where it may (root).
+    try:
+        os.setpriority(os.PRIO_PROCESS, 0, -10)
+    except OSError:
+        pass
     # direct_io: every read and write reaches this process (no page cache in front of the hold).
     FUSE(StallFs(root, control), mountpoint, foreground=True, nothreads=False, direct_io=True)

@@ -5,15 +5,19 @@
 
 #include <fcntl.h>
 #include <signal.h>
+#include <sys/mount.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <cerrno>
+#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <memory>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "tests/support/run_command.hpp"
@@ -25,6 +29,27 @@ using testing::have_program;
 
 // argv, stdout and stderr together in out (as 2>&1).
 inline CommandResult run_command(const std::vector<std::string>& argv) { return testing::run_command(argv, {.merge_output = true}); }
+
+// Unmounts `dir`. A file system stays busy for a moment after the process that used it exits (its
+// io_uring's files are put by a kernel worker after the exit), and a plain umount then fails: the
+// mount, and the loop device under it, outlived the test (seen: a loop device left attached over a
+// deleted backing file). So umount is retried for up to 10 s, then the mount is detached lazily
+// (the kernel lets it go at its last use, and the loop device's autoclear with it). False, and
+// `why` says what stayed, when even that failed.
+inline bool unmount(const std::string& dir, std::string* why = nullptr) {
+  for (int i = 0; i < 100; ++i) {
+    if (::umount2(dir.c_str(), 0) == 0 || errno == EINVAL || errno == ENOENT) return true;  // EINVAL: not a mount point (any more)
+    if (errno != EBUSY) break;
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  }
+  auto busy = run_command({"sh", "-c", "fuser -vm " + dir + " 2>&1 || true"});
+  if (::umount2(dir.c_str(), MNT_DETACH) == 0) {
+    if (why) *why = dir + " was still busy after 10 s; detached lazily. Users: " + busy.out;
+    return true;
+  }
+  if (why) *why = "cannot unmount " + dir + ": " + std::strerror(errno) + ". Users: " + busy.out;
+  return false;
+}
 
 // A read-only mount in a fresh directory (read-only, so the device's bytes stay comparable).
 class TempMount {
@@ -38,7 +63,7 @@ class TempMount {
   TempMount(const TempMount&) = delete;
   TempMount& operator=(const TempMount&) = delete;
   ~TempMount() {
-    if (mounted_) run_command({"umount", dir_});
+    if (mounted_) unmount(dir_);
     if (!dir_.empty()) ::rmdir(dir_.c_str());
   }
   bool ok() const { return mounted_; }

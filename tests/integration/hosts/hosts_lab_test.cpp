@@ -24,6 +24,27 @@ namespace json = boost::json;
 
 constexpr const char* kHostsNeedle = "--server=sock:/tmp/diskvet-fio-";
 
+// Reads the loop device has completed (/sys/block/NAME/stat, field 1): the device's own record.
+uint64_t reads_done(const std::string& name) {
+  std::ifstream in("/sys/block/" + name + "/stat");
+  uint64_t reads = 0;
+  in >> reads;
+  return reads;
+}
+
+// Waits until every one of the devices has completed `reads` reads more than `before` (the test's
+// I/O is flowing on each host), at most `timeout_s`: a deadline that only catches a hang.
+bool wait_for_reads(const std::vector<std::string>& names, const std::vector<uint64_t>& before, uint64_t reads, double timeout_s = 120) {
+  const auto end = std::chrono::steady_clock::now() + std::chrono::duration<double>(timeout_s);
+  while (std::chrono::steady_clock::now() < end) {
+    bool all = true;
+    for (size_t i = 0; i < names.size(); ++i) all = all && reads_done(names[i]) >= before[i] + reads;
+    if (all) return true;
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  }
+  return false;
+}
+
 struct LabHost {
   std::vector<std::shared_ptr<LoopDevice>> disks;
   bool destroy = true;
@@ -235,9 +256,14 @@ TEST(HostsLab, HostKilledMidRunMakesTheRunIncompleteAndLeavesNothingRunning) {
   so.stderr_file = lab.dir() + "/controller.err";
   auto c = ChildProcess::spawn({DISKVET_BIN, "run", "--suite", suite, "--hosts", inv, "--profile", "none", "--out", out}, so);
   ASSERT_TRUE(c.ok());
-  // Wait until every host's fio server is up and the test has been running a while.
-  for (int t = 0; t < 300 && processes_with(kHostsNeedle).size() < 6; ++t) std::this_thread::sleep_for(std::chrono::milliseconds(100));
-  std::this_thread::sleep_for(std::chrono::seconds(4));
+  // Once every host's disk has served 2000 reads of the test (its I/O flows on all three, by the
+  // devices' own counters), one host dies: well before the progress line at 10 s, which must name
+  // it lost.
+  std::vector<std::string> names;
+  std::vector<uint64_t> before_reads;
+  for (const auto& h : hosts) names.push_back(h.disks[0]->name());
+  for (const auto& n : names) before_reads.push_back(reads_done(n));
+  ASSERT_TRUE(wait_for_reads(names, before_reads, 2000)) << "the test's reads never flowed on every host";
   lab.kill_host(1);
   auto rc = c->wait_for(60000);
   ASSERT_TRUE(rc.has_value()) << "the controller did not end after losing a host";
@@ -286,10 +312,16 @@ TEST(HostsLab, KillingTheControllerStopsTheRemoteJobs) {
   }
   const std::string inv = inventory(lab, hosts), out = lab.dir() + "/report.json", suite = long_read_suite(lab, 60);
   SpawnOptions so;
+  so.stderr_file = lab.dir() + "/controller.err";
   auto c = ChildProcess::spawn({DISKVET_BIN, "run", "--suite", suite, "--hosts", inv, "--profile", "none", "--out", out}, so);
   ASSERT_TRUE(c.ok());
+  // The remote jobs run once both hosts' disks have served reads of the test (their own counters).
+  std::vector<std::string> names;
+  std::vector<uint64_t> before_reads;
+  for (const auto& h : hosts) names.push_back(h.disks[0]->name());
+  for (const auto& n : names) before_reads.push_back(reads_done(n));
   for (int t = 0; t < 300 && processes_with(kHostsNeedle).size() < 4; ++t) std::this_thread::sleep_for(std::chrono::milliseconds(100));
-  std::this_thread::sleep_for(std::chrono::seconds(3));
+  EXPECT_TRUE(wait_for_reads(names, before_reads, 2000)) << "the test's reads never flowed on both hosts";
   ASSERT_GE(processes_with(kHostsNeedle).size(), 4u) << "the hosts' fio jobs did not start";
   ::kill(c->pid(), SIGKILL);  // no chance to clean up: its pipes close, and that must be enough
   c->wait_for(5000);
