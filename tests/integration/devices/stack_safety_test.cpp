@@ -275,6 +275,18 @@ TEST(StackSafety, AReportIsNeverWrittenOverALoopDevicesBackingFile) {
   EXPECT_EQ(r.exit_code, 2) << r.out;
   EXPECT_NE(r.out.find("backs loop device " + disk.path()), std::string::npos) << r.out;
   EXPECT_EQ(testing::sha256_of(disk.backing()), before);
+  // The same for a report page and a run's report: one check for every path a report is written to.
+  auto page = test::run_command({DISKVET_BINARY, "report", DISKVET_TEST_DATA "/report-schema1-quick.json", "--html", disk.backing()});
+  EXPECT_EQ(page.exit_code, 2) << page.out;
+  EXPECT_NE(page.out.find("backs loop device " + disk.path()), std::string::npos) << page.out;
+  std::string dir = scratch.path() + ".d";
+  fs::create_directories(dir);
+  auto run = test::run_command({DISKVET_BINARY, "run", "--suite", "quick", "--directory", dir, "--size", "8m", "--profile", "none",
+                                "--quiet", "--out", disk.backing()});
+  fs::remove_all(dir, ec);
+  EXPECT_EQ(run.exit_code, 2) << run.out;
+  EXPECT_NE(run.out.find("backs loop device " + disk.path()), std::string::npos) << run.out;
+  EXPECT_EQ(testing::sha256_of(disk.backing()), before);
   struct stat st{};
   EXPECT_EQ(::stat(disk.backing().c_str(), &st), 0) << "the backing file's name was replaced";
 }
