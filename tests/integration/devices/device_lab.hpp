@@ -27,6 +27,12 @@ namespace diskvet::test {
 using testing::CommandResult;
 using testing::have_program;
 
+// Skips the test, naming the Debian package, where a program it needs is missing.
+#define SKIP_WITHOUT(program, package)                                                                         \
+  do {                                                                                                         \
+    if (!::diskvet::testing::have_program(program)) GTEST_SKIP() << "needs " program " (package " package ")"; \
+  } while (0)
+
 // argv, stdout and stderr together in out (as 2>&1).
 inline CommandResult run_command(const std::vector<std::string>& argv) { return testing::run_command(argv, {.merge_output = true}); }
 

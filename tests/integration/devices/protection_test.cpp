@@ -37,11 +37,6 @@ using test::TempMount;
 constexpr uint64_t kLoopBytes = 32ull << 20;
 constexpr const char* kLab = "devices-test";  // backing files /dev/shm/diskvet-devices-test-*
 
-#define SKIP_WITHOUT(program, package)                                                                         \
-  do {                                                                                                         \
-    if (!::diskvet::testing::have_program(program)) GTEST_SKIP() << "needs " program " (package " package ")"; \
-  } while (0)
-
 test::CommandResult diskvet_randwrite(const std::string& path, const std::vector<std::string>& consent) {
   std::vector<std::string> argv{DISKVET_BINARY, "io", "--filename", path, "--rw", "randwrite", "--bs", "4k", "--iodepth", "4", "--runtime", "1s", "--quiet"};
   for (const auto& id : consent) argv.insert(argv.end(), {"--destroy-data", id});

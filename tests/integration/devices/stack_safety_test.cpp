@@ -28,11 +28,6 @@ namespace fs = std::filesystem;
 constexpr uint64_t kLoopBytes = 64ull << 20;
 constexpr const char* kLab = "devices-stack";  // backing files /dev/shm/diskvet-devices-stack-*
 
-#define SKIP_WITHOUT(program, package)                                                                         \
-  do {                                                                                                         \
-    if (!::diskvet::testing::have_program(program)) GTEST_SKIP() << "needs " program " (package " package ")"; \
-  } while (0)
-
 // A loop device attached by losetup over a device or file this test does not own (at an offset),
 // detached on every path.
 class StackedLoop {
