@@ -81,3 +81,18 @@ TEST(PlanCheck, ThePreconditioningPassIsChecked) {
                                    64u << 20, 8192));
   EXPECT_NE(e.find("preconditioning"), std::string::npos) << e;
 }
+
+// A matrix (snia-iops) skips the cells whose blocks the device's sectors do not divide and runs the
+// rest, so those cells are no reason to refuse the plan; its tracked cell must run.
+TEST(PlanCheck, AMatrixCellTheSectorsDoNotDivideIsSkippedNotRefusedUnlessItIsTheTrackedOne) {
+  auto matrix = [](const std::string& track_bs) {
+    return R"({"name": "m", "region": "8m", "probe": {"enabled": false}, "precondition": {"enabled": false},
+      "steady_state": {"enabled": false}, "warmup": {"enabled": false},
+      "defaults": {"runtime": "1s", "engine": "null", "interval": "0.1s"},
+      "tests": [{"id": "iops", "matrix": {"rwmixread": [100, 0], "bs": ["4k", "512"], "track": {"rwmixread": 0, "bs": ")" +
+           track_bs + R"("}}}]})";
+  };
+  EXPECT_TRUE(check_plan_workloads(plan_for(matrix("4k"), 64u << 20, 4096)).ok());
+  std::string e = refusal(plan_for(matrix("512"), 64u << 20, 4096));
+  EXPECT_NE(e.find("4096"), std::string::npos) << e;
+}
