@@ -108,6 +108,12 @@ int run_hosts_command(const HostsCliOptions& o) {
     if (*s > runner::kMaxRunS) return fail(usage_error("--duration", fmt::format("'{}' is more than a year", o.duration), "e.g. 1h, 7d"));
     fo.duration_s = *s;
   }
+  if (!o.connect_timeout.empty()) {
+    auto s = parse_duration_s(o.connect_timeout);
+    if (!s || *s < 1 || *s > 3600)
+      return fail(usage_error("--connect-timeout", fmt::format("'{}' is not a duration from 1 s to 1 h", o.connect_timeout), "e.g. 20s, 2m"));
+    fo.connect_timeout_s = static_cast<int>(*s);
+  }
   if (!o.engine.empty()) {
     auto e = runner::parse_backend(o.engine);
     if (!e) return fail(usage_error("--fio-engine", fmt::format("'{}' is not io_uring, psync or null", o.engine)));

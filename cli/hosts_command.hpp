@@ -13,6 +13,7 @@ struct HostsCliOptions {
   std::string host_profile;  // --host-profile: limits for each host's own numbers
   std::vector<std::string> destroy;
   bool quiet = false;
+  std::string connect_timeout;  // --connect-timeout: how long one host may take to answer over SSH
 };
 
 int run_hosts_command(const HostsCliOptions& o);

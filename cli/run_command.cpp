@@ -60,6 +60,7 @@ struct RunCliOptions {
   bool keep_file = false;
   std::string hosts;       // --hosts FILE: many hosts through fio's client/server engine
   std::string fio_engine;  // lab, with --hosts: every workload on this fio engine
+  std::string connect_timeout;  // with --hosts: ssh's ConnectTimeout and the wait for each host's first answer
   std::string host_profile;
   std::string verify_memory = "512m";
   bool quiet = false;
@@ -134,10 +135,12 @@ int run_suite_command(const RunCliOptions& o) {
   if (!o.hosts.empty()) {
     if (!o.devices.empty() || o.all || o.parallel || !o.rate_caps.empty() || !o.precondition_limit.empty())
       return fail(usage_error("--hosts", "takes its devices from the inventory", "leave out --device, --all, --parallel, --rate-cap and --precondition-limit"));
-    return run_hosts_command(HostsCliOptions{o.hosts, o.suite, o.profile, o.out, o.duration, o.fio_engine, o.host_profile, o.destroy, o.quiet});
+    return run_hosts_command(HostsCliOptions{o.hosts, o.suite, o.profile, o.out, o.duration, o.fio_engine, o.host_profile, o.destroy, o.quiet,
+                                             o.connect_timeout});
   }
-  if (!o.fio_engine.empty() || !o.host_profile.empty())
-    return fail(usage_error(o.fio_engine.empty() ? "--host-profile" : "--fio-engine", "applies only with --hosts"));
+  if (!o.fio_engine.empty() || !o.host_profile.empty() || !o.connect_timeout.empty())
+    return fail(usage_error(!o.fio_engine.empty() ? "--fio-engine" : (!o.host_profile.empty() ? "--host-profile" : "--connect-timeout"),
+                            "applies only with --hosts"));
   auto suite = suites::resolve_suite(o.suite);
   if (!suite) return fail(suite.error());
   if (suite->placeholder)
@@ -396,6 +399,9 @@ Action register_run(CLI::App& app) {
   run->add_option("--hosts", o->hosts, "Hosts inventory (JSON): run the suite on many hosts at once through fio's client/server engine over SSH");
   run->add_option("--host-profile", o->host_profile, "With --hosts: limits each host's own numbers must meet (NAME or FILE), beside --profile's on the merged numbers");
   run->add_option("--fio-engine", o->fio_engine, "Lab, with --hosts: run every workload on this fio engine (null: no device I/O)");
+  run->add_option("--connect-timeout", o->connect_timeout,
+                  "With --hosts: how long one host may take to answer over SSH before it counts as unreachable (default 20s; "
+                  "slow links and loaded hosts want more)");
   return [o] { return run_suite_command(*o); };
 }
 

@@ -159,7 +159,15 @@ TEST(HostsCli, RefusesBadInventoriesAndOptionsBeforeAnyHost) {
   EXPECT_NE(both.err.find("--hosts"), std::string::npos) << both.err;
   auto engine = run_command({DISKVET_BIN, "run", "--suite", "quick", "--fio-engine", "null"});
   EXPECT_EQ(engine.exit_code, 2);
+  auto timeout_alone = run_command({DISKVET_BIN, "run", "--suite", "quick", "--connect-timeout", "1m"});
+  EXPECT_EQ(timeout_alone.exit_code, 2);
+  EXPECT_NE(timeout_alone.err.find("--connect-timeout"), std::string::npos) << timeout_alone.err;
   std::ofstream(bad) << R"({"hosts": [{"name": "a", "ssh": "a"}]})";
+  for (const char* t : {"0s", "2h", "soon"}) {
+    auto bad_timeout = run_command({DISKVET_BIN, "run", "--suite", "quick", "--hosts", bad, "--connect-timeout", t});
+    EXPECT_EQ(bad_timeout.exit_code, 2) << t;
+    EXPECT_NE(bad_timeout.err.find("--connect-timeout"), std::string::npos) << bad_timeout.err;
+  }
   auto burnin = run_command({DISKVET_BIN, "run", "--suite", "burnin", "--hosts", bad});
   EXPECT_EQ(burnin.exit_code, 2) << "a verifying suite must be refused before any host";
   EXPECT_NE(burnin.err.find("verifies data"), std::string::npos) << burnin.err;
