@@ -151,14 +151,6 @@ void fill_queue(Device& d, const fs::path& sysdir) {
   d.zoned = attr(q / "zoned");
 }
 
-std::string devname(const fs::path& sysdir) {
-  auto uevent = read_attr(sysdir / "uevent").value_or("");
-  size_t at = uevent.find("DEVNAME=");
-  if (at == std::string::npos) return {};
-  size_t end = uevent.find('\n', at);
-  return uevent.substr(at + 8, end == std::string::npos ? std::string::npos : end - at - 8);
-}
-
 }  // namespace
 
 std::optional<Device> describe_disk(const fs::path& sysdir_in, const HostPaths& host, const UdevProperties& udev) {

@@ -289,10 +289,8 @@ std::optional<Device> stack_member(const fs::path& sysdir_in, const HostPaths& h
   d.name = sysdir.filename().string();
   d.dev_id = read_attr(sysdir / "dev").value_or("");
   if (d.dev_id.empty()) return std::nullopt;
-  std::string uevent = read_attr(sysdir / "uevent").value_or("");
-  std::string node = d.name;
-  if (auto at = uevent.find("DEVNAME="); at != std::string::npos) node = uevent.substr(at + 8, uevent.find('\n', at) - at - 8);
-  d.path = (host.dev / node).string();
+  std::string node = devname(sysdir);
+  d.path = (host.dev / (node.empty() ? d.name : node)).string();
   d.sysfs_path = sysdir.string();
   if (d.name.starts_with("loop")) d.kind = DeviceKind::loop;
   else if (d.name.starts_with("dm-")) d.kind = DeviceKind::dm;

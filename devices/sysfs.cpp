@@ -62,4 +62,12 @@ std::string selected_choice(const std::string& list) {
   return list.substr(open + 1, close - open - 1);
 }
 
+std::string devname(const std::filesystem::path& sysdir) {
+  auto uevent = read_attr(sysdir / "uevent").value_or("");
+  size_t at = uevent.find("DEVNAME=");
+  if (at == std::string::npos) return {};
+  size_t end = uevent.find('\n', at);
+  return uevent.substr(at + 8, end == std::string::npos ? std::string::npos : end - at - 8);
+}
+
 }  // namespace diskvet::devices
