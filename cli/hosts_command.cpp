@@ -14,6 +14,7 @@
 
 #include "common/units.hpp"
 #include "runner/hosts/hosts_run.hpp"
+#include "runner/plan/build_plan.hpp"
 #include "runner/io/workload.hpp"
 #include "runner/report/report_file.hpp"
 #include "runner/run/suite_run.hpp"
@@ -80,9 +81,8 @@ class HostsProgressPrinter {
 int run_hosts_command(const HostsCliOptions& o) {
   auto inv = runner::load_inventory(o.hosts_file);
   if (!inv) return fail(inv.error());
-  auto suite = suites::resolve_suite(o.suite);
+  auto suite = runner::resolve_run_suite(o.suite);
   if (!suite) return fail(suite.error());
-  if (suite->placeholder) return fail(usage_error("--suite " + suite->name, "is a placeholder: " + suite->placeholder_note, "choose quick or acceptance"));
   for (const auto& t : suite->tests)
     for (const auto& w : t.workloads)
       if (w.verify)
@@ -103,9 +103,8 @@ int run_hosts_command(const HostsCliOptions& o) {
     fo.host_profile = std::move(*p);
   }
   if (!o.duration.empty()) {
-    auto s = parse_duration_s(o.duration);
-    if (!s || *s <= 0) return fail(usage_error("--duration", fmt::format("'{}' is not a duration", o.duration), "e.g. 30s, 5m"));
-    if (*s > runner::kMaxRunS) return fail(usage_error("--duration", fmt::format("'{}' is more than a year", o.duration), "e.g. 1h, 7d"));
+    auto s = runner::parse_duration_option(o.duration, "--duration", 0.1);
+    if (!s) return fail(s.error());
     fo.duration_s = *s;
   }
   if (!o.connect_timeout.empty()) {
@@ -119,7 +118,7 @@ int run_hosts_command(const HostsCliOptions& o) {
     if (!e) return fail(usage_error("--fio-engine", fmt::format("'{}' is not io_uring, psync or null", o.engine)));
     fo.engine = *e;
   }
-  const std::string out = o.out.empty() ? fmt::format("diskvet-hosts-report-{}-{}.json", fo.suite.name, runner::utc_now_iso8601()) : o.out;
+  const std::string out = o.out.empty() ? runner::default_report_name("hosts-report", fo.suite.name) : o.out;
   // Claimed before any host is reached: an --out that cannot be written is refused now (exit 2).
   auto report_out = runner::claim_output(out, "--out");
   if (!report_out) return fail(report_out.error());

@@ -10,7 +10,7 @@
 #include <memory>
 
 #include "cli/commands.hpp"
-#include "cli/test_file.hpp"
+#include "runner/plan/test_file.hpp"
 #include "common/units.hpp"
 #include "devices/device_json.hpp"
 #include "devices/file_system.hpp"

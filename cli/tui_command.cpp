@@ -7,6 +7,7 @@
 
 #include "cli/commands.hpp"
 #include "common/units.hpp"
+#include "runner/plan/build_plan.hpp"
 #include "tui/options.hpp"
 
 namespace diskvet::cli {
@@ -37,13 +38,13 @@ int run_tui_command(const TuiCliOptions& o) {
   t.ascii = o.ascii;
   t.monochrome = o.monochrome;
   if (!o.duration.empty()) {
-    auto s = parse_duration_s(o.duration);
-    if (!s || *s < 0.1) return fail(usage_error("--duration", fmt::format("'{}' is not a duration of at least 0.1s", o.duration), "e.g. 5s, 1m"));
+    auto s = runner::parse_duration_option(o.duration, "--duration", 0.1);
+    if (!s) return fail(s.error());
     t.duration_s = *s;
   }
   if (!o.precondition_limit.empty()) {
-    auto s = parse_duration_s(o.precondition_limit);
-    if (!s || *s <= 0) return fail(usage_error("--precondition-limit", fmt::format("'{}' is not a duration", o.precondition_limit), "e.g. 30m, 2h"));
+    auto s = runner::parse_duration_option(o.precondition_limit, "--precondition-limit", 0);
+    if (!s) return fail(s.error());
     t.precondition_limit_s = *s;
   }
   return tui::run_tui(t);

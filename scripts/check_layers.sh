@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Fails when a source file includes a header of a layer above its own (docs/architecture.md):
-#   common <- verify <- io <- analysis <- suites <- run <- report <- compare <- hosts <- tui <- cli, with devices on
+#   common <- verify <- io <- analysis <- suites <- run <- report <- plan <- compare <- hosts <- tui <- cli, with devices on
 #   common only and included from suites up. Reads the `#include "..."` lines of each folder; needs
 #   no build.   scripts/check_layers.sh [SOURCE_ROOT]
 #   scripts/check_layers.sh --self-test: proves the check fails on a planted upward include.
@@ -39,10 +39,11 @@ runner/analysis: common verify io analysis
 suites:          common devices verify io analysis suites
 runner/run:      common devices verify io analysis suites run
 runner/report:   common devices verify io analysis suites run report
-runner/compare:  common devices verify io analysis suites run report compare
-runner/hosts:    common devices verify io analysis suites run report compare hosts
-tui:             common devices verify io analysis suites run report compare hosts tui
-cli:             common devices verify io analysis suites run report compare hosts tui cli
+runner/plan:     common devices verify io analysis suites run report plan
+runner/compare:  common devices verify io analysis suites run report plan compare
+runner/hosts:    common devices verify io analysis suites run report plan compare hosts
+tui:             common devices verify io analysis suites run report plan compare hosts tui
+cli:             common devices verify io analysis suites run report plan compare hosts tui cli
 '
 folders=$(awk -F: 'NF > 1 { print $1 }' <<<"$rules")
 files=()
@@ -61,7 +62,7 @@ done
   # the layer of an include path; "?" for none (an old flat runner/ path, tests/ in the product)
   function layer(p) {
     if (p ~ /^(common|diskvet)\//) return "common"  # diskvet/version.hpp is generated from common/
-    if (p ~ /^runner\/(verify|io|analysis|run|report|compare|hosts)\//) { split(p, part, "/"); return part[2] }
+    if (p ~ /^runner\/(verify|io|analysis|run|report|plan|compare|hosts)\//) { split(p, part, "/"); return part[2] }
     if (p ~ /^(devices|suites|tui|cli)\//) { split(p, part, "/"); return part[1] }
     return "?"
   }

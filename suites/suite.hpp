@@ -119,4 +119,8 @@ Result<Suite> builtin_suite(const std::string& name);
 // A name of a shipped suite, or a path to a file (anything with '/' or ending in .json).
 Result<Suite> resolve_suite(const std::string& name_or_file);
 
+// Whether running the suite writes its devices: a workload writes, or it preconditions, purges, or
+// its probe may fill unwritten space. Such a suite needs consent and the write gate for each device.
+bool suite_writes(const Suite& s);
+
 }  // namespace diskvet::suites

@@ -353,4 +353,12 @@ Result<Suite> resolve_suite(const std::string& s) {
   return builtin_suite(s);
 }
 
+bool suite_writes(const Suite& s) {
+  if (s.precondition.enabled || s.purge || (s.probe.enabled && s.probe.on_unwritten == OnUnwritten::precondition)) return true;
+  for (const auto& t : s.tests)
+    for (const auto& w : t.workloads)
+      if (runner::writes(w.rw)) return true;
+  return false;
+}
+
 }  // namespace diskvet::suites

@@ -1,5 +1,5 @@
-// A suite run started from the TUI: every device opened through the protection gate (the same
-// devices::open_for_write the CLI uses) before the first I/O, the runner on its own thread feeding
+// A suite run started from the TUI: its plan built by runner/plan's build_plan, as `diskvet run`
+// builds its own (every device through the protection gate, the report claimed) before the first I/O, the runner on its own thread feeding
 // TuiEvents, and the sealed report written at the end, aborted or not.
 #pragma once
 
@@ -30,8 +30,8 @@ struct ConfirmedDevice {
 
 class RunSession {
  public:
-  // Opens the gate for every device (consent names only that device's path, given after the
-  // confirmation matched); on any refusal nothing is started and nothing was written.
+  // Builds the plan: the gate for every device (consent names only the confirmed paths, and each
+  // device held must still be the one confirmed); on any refusal nothing is started or written.
   static Result<std::unique_ptr<RunSession>> start(const suites::Suite& suite, const std::vector<ConfirmedDevice>& devices,
                                                    const std::string& profile, const TuiOptions& options);
   ~RunSession();  // aborts and waits: the report is still written

@@ -3,14 +3,6 @@
 
 namespace diskvet::tui {
 
-bool suite_writes(const suites::Suite& s) {
-  if (s.precondition.enabled || s.purge || (s.probe.enabled && s.probe.on_unwritten == suites::OnUnwritten::precondition)) return true;
-  for (const auto& t : s.tests)
-    for (const auto& w : t.workloads)
-      if (runner::writes(w.rw)) return true;
-  return false;
-}
-
 double estimate_s(const suites::Suite& s, std::optional<double> duration_s) {
   double total = 0;
   if (s.precondition.enabled) total += s.precondition.limit_s;
@@ -27,7 +19,7 @@ double estimate_s(const suites::Suite& s, std::optional<double> duration_s) {
 }
 
 SuiteChoice choice_of(const suites::Suite& s, std::optional<double> duration_s) {
-  return SuiteChoice{s.name, s.placeholder ? s.placeholder_note : s.description, s.placeholder, suite_writes(s), estimate_s(s, duration_s)};
+  return SuiteChoice{s.name, s.placeholder ? s.placeholder_note : s.description, s.placeholder, suites::suite_writes(s), estimate_s(s, duration_s)};
 }
 
 Result<std::vector<SuiteChoice>> shipped_suites(std::optional<double> duration_s) {

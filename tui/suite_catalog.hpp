@@ -11,8 +11,6 @@
 
 namespace diskvet::tui {
 
-// Any phase or workload writes (preconditioning, purge, filling unwritten space, write workloads).
-bool suite_writes(const suites::Suite& s);
 // A rough time per device: windows and ramps (times sweep steps), warmups, capped preconditioning,
 // the minimum steady-state rounds. `duration_s` overrides each window, as run --duration does.
 double estimate_s(const suites::Suite& s, std::optional<double> duration_s);

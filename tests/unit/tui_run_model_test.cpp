@@ -154,7 +154,7 @@ TEST(TuiResultsView, QuittingDuringARunQuitsOnceTheRunHasFinished) {
 TEST(TuiSuiteCatalog, ShippedSuitesWriteAndTheirEstimateFollowsTheDurationOverride) {
   auto quick = suites::builtin_suite("quick");
   ASSERT_TRUE(quick.ok());
-  EXPECT_TRUE(suite_writes(*quick));
+  EXPECT_TRUE(suites::suite_writes(*quick));
   double normal = estimate_s(*quick, std::nullopt);
   double short_windows = estimate_s(*quick, 0.5);
   EXPECT_GT(normal, short_windows);

@@ -276,7 +276,7 @@ TEST(StackSafety, AReportIsNeverWrittenOverALoopDevicesBackingFile) {
   EXPECT_NE(page.out.find("backs loop device " + disk.path()), std::string::npos) << page.out;
   std::string dir = scratch.path() + ".d";
   fs::create_directories(dir);
-  auto run = test::run_command({DISKVET_BINARY, "run", "--suite", "quick", "--directory", dir, "--size", "8m", "--profile", "none",
+  auto run = test::run_command({DISKVET_BINARY, "run", "--suite", "quick", "--directory", dir, "--size", "64m", "--profile", "none",
                                 "--quiet", "--out", disk.backing()});
   fs::remove_all(dir, ec);
   EXPECT_EQ(run.exit_code, 2) << run.out;

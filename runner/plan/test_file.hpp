@@ -8,12 +8,13 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <utility>
 
 #include "common/error.hpp"
 #include "devices/device.hpp"
 #include "runner/io/target.hpp"
 
-namespace diskvet::cli {
+namespace diskvet::runner {
 
 // Removes the file this process created when it goes out of scope, and only that file: when the
 // name no longer points at the inode created (renamed, replaced), nothing is removed.
@@ -22,6 +23,9 @@ class OwnedFile {
   OwnedFile() = default;
   OwnedFile(const OwnedFile&) = delete;
   OwnedFile& operator=(const OwnedFile&) = delete;
+  // Moved from: the new owner removes it, the old one forgets it.
+  OwnedFile(OwnedFile&& o) noexcept : path_(std::exchange(o.path_, {})), dev_(o.dev_), ino_(o.ino_), keep_(o.keep_) {}
+  OwnedFile& operator=(OwnedFile&&) = delete;
   ~OwnedFile();
   void own(std::string path, dev_t dev, ino_t ino, bool keep);
   const std::string& path() const { return path_; }
@@ -37,7 +41,7 @@ class OwnedFile {
 };
 
 struct TestFile {
-  runner::Target target;
+  Target target;
   devices::FileSystemFacts file_system;  // direct_io says whether O_DIRECT was allowed
 };
 
@@ -46,6 +50,6 @@ struct TestFile {
 Result<TestFile> create_test_file(const std::string& dir, const std::string& stem, uint64_t size_bytes, bool keep, OwnedFile& owned);
 
 // The device value a file target is reported as: "regular file", its size, and its file system.
-devices::Device describe_file(const std::string& path, const runner::TargetInfo& info);
+devices::Device describe_file(const std::string& path, const TargetInfo& info);
 
-}  // namespace diskvet::cli
+}  // namespace diskvet::runner

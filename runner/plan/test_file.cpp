@@ -1,5 +1,5 @@
 // Test files in a directory: created by us, judged on the descriptor, removed only if still ours.
-#include "cli/test_file.hpp"
+#include "runner/plan/test_file.hpp"
 
 #include <fcntl.h>
 #include <sys/stat.h>
@@ -10,7 +10,7 @@
 #include "devices/file_gate.hpp"
 #include "devices/file_system.hpp"
 
-namespace diskvet::cli {
+namespace diskvet::runner {
 
 OwnedFile::~OwnedFile() {
   if (path_.empty() || keep_) return;
@@ -49,7 +49,7 @@ Result<TestFile> create_test_file(const std::string& dir, const std::string& ste
   struct stat mine{};
   if (::fstat(grant->fd.get(), &mine) != 0) return system_error(path, "cannot stat the file just created", errno);
   owned.own(path, mine.st_dev, mine.st_ino, keep);
-  auto target = runner::Target::lay_out(std::move(grant->fd), path, size_bytes, true, /*allow_buffered=*/true);
+  auto target = Target::lay_out(std::move(grant->fd), path, size_bytes, true, /*allow_buffered=*/true);
   if (!target) return target.error();
   TestFile t{std::move(*target), {}};
   auto fsf = devices::file_system_of_path(path);
@@ -58,7 +58,7 @@ Result<TestFile> create_test_file(const std::string& dir, const std::string& ste
   return t;
 }
 
-devices::Device describe_file(const std::string& path, const runner::TargetInfo& info) {
+devices::Device describe_file(const std::string& path, const TargetInfo& info) {
   devices::Device d;
   d.path = path;
   d.name = path;
@@ -73,4 +73,4 @@ devices::Device describe_file(const std::string& path, const runner::TargetInfo&
   return d;
 }
 
-}  // namespace diskvet::cli
+}  // namespace diskvet::runner
