@@ -8,30 +8,11 @@
 #include <limits>
 
 #include "diskvet/version.hpp"
+#include "runner/report/fio_json.hpp"
 
 namespace diskvet::runner {
 
 namespace json = boost::json;
-
-namespace {
-
-json::object lat_json(const LatencyHistogram& h) {
-  json::object lat;
-  lat["min"] = h.min_ns();
-  lat["max"] = h.max_ns();
-  lat["mean"] = h.mean_ns();
-  lat["stddev"] = h.stddev_ns();
-  lat["N"] = h.count();
-  if (h.overflow()) lat["overflow"] = h.overflow();
-  if (h.count()) {
-    json::object pct;
-    for (double p : kReportedPercentiles) pct[fmt::format("{:.6f}", p)] = h.percentile_ns(p);
-    lat["percentile"] = std::move(pct);
-  }
-  return lat;
-}
-
-}  // namespace
 
 json::object direction_json(const Measurement& m, Direction d) {
   const DirectionResult& r = m.of(d);
@@ -43,7 +24,7 @@ json::object direction_json(const Measurement& m, Direction d) {
   o["iops"] = m.iops(d);
   o["runtime"] = static_cast<uint64_t>(std::llround(m.elapsed_s * 1000));
   o["total_ios"] = r.ios;
-  o["lat_ns"] = lat_json(r.lat);
+  o["lat_ns"] = fio_lat_json(r.lat, FioOutputFormat::json);
   // Exact over every full interval of the run, however long (IntervalSeries), not over the kept
   // (possibly merged) plot samples.
   const RunningStats& st = m.intervals.iops_stats(d);
@@ -148,16 +129,6 @@ json::object job_json(const Measurement& m, std::string_view jobname, std::strin
   job["intervals_merged"] = m.intervals.merge_factor();
   job["intervals_measured"] = m.intervals.pushed();
   return job;
-}
-
-json::object io_document(const Measurement& m, std::string_view filename) {
-  json::object doc;
-  doc["diskvet_version"] = kVersion;
-  doc["fio_equivalent"] = fio_command_line(m.workload, filename);
-  json::array jobs;
-  jobs.push_back(job_json(m, "diskvet", filename));
-  doc["jobs"] = std::move(jobs);
-  return doc;
 }
 
 }  // namespace diskvet::runner

@@ -20,8 +20,6 @@ boost::json::object direction_json(const Measurement& m, Direction d);
 // One fio job object: jobname, job options, read, write, usr_cpu, sys_cpu (percent of one CPU over
 // the window), plus diskvet's own: elapsed_s, ios_per_syscall, cpu_ns_per_io, errors, intervals.
 boost::json::object job_json(const Measurement& m, std::string_view jobname, std::string_view filename);
-// The whole `diskvet io --json` document: {"diskvet_version", "jobs": [job]}.
-boost::json::object io_document(const Measurement& m, std::string_view filename);
 
 void tag_invoke(boost::json::value_from_tag, boost::json::value& v, const IntervalSample& s);
 void tag_invoke(boost::json::value_from_tag, boost::json::value& v, const Stall& s);
