@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include <boost/json.hpp>
+#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <memory>
@@ -16,7 +17,8 @@
 #include "devices/file_system.hpp"
 #include "devices/write_gate.hpp"
 #include "runner/io/engine.hpp"
-#include "runner/report/measurement_json.hpp"
+#include "runner/report/fio_json.hpp"
+#include "runner/report/fio_logs.hpp"
 #include "runner/report/measurement_text.hpp"
 #include "runner/report/report_file.hpp"
 
@@ -42,7 +44,9 @@ struct IoOptions {
   uint32_t dedupe_pct = 0;
   std::string io_size;
   std::string engine = "io_uring";
-  std::string interval = "1s";
+  std::string interval;  // default 1s, or --log_avg_msec
+  uint32_t log_avg_msec = 0;
+  FioLogNames logs;
   std::string cpus_allowed;
   std::string cpus_policy = "shared";
   std::string spin = "0";
@@ -53,6 +57,7 @@ struct IoOptions {
   std::string directory;  // a test file of our own there instead of --filename
   bool keep_file = false;
   bool json = false;
+  std::string output_format = "normal";
   bool quiet = false;
 };
 
@@ -99,7 +104,11 @@ Result<Workload> to_workload(const IoOptions& o) {
   auto ramp = parse_duration_s(o.ramp);
   if (!ramp) return usage_error("--ramp-time", fmt::format("'{}' is not a duration", o.ramp), "e.g. 2s");
   w.ramp_s = *ramp;
-  auto interval = parse_duration_s(o.interval);
+  // fio's log_avg_msec is the window of its logs: diskvet's logs are its interval series.
+  if (o.log_avg_msec && !o.interval.empty())
+    return usage_error("--log_avg_msec", "and --interval both set the logs' window", "use one of them");
+  const std::string interval_text = o.log_avg_msec ? fmt::format("{}ms", o.log_avg_msec) : o.interval.empty() ? "1s" : o.interval;
+  auto interval = parse_duration_s(interval_text);
   if (!interval) return usage_error("--interval", fmt::format("'{}' is not a duration", o.interval), "e.g. 1s, 500ms");
   w.interval_s = *interval;
   if (!o.size.empty()) {
@@ -187,7 +196,29 @@ Status precheck(const Workload& w, const IoOptions& o) {
   return ok_status();
 }
 
-int run_io(const IoOptions& o) {
+// fio's --output-format: normal (text), json, json+ (json with the latency bins).
+Result<std::optional<FioOutputFormat>> output_format(const IoOptions& o) {
+  if (o.output_format == "json+") return std::optional(FioOutputFormat::json_plus);
+  if (o.output_format == "json" || o.json) return std::optional(FioOutputFormat::json);
+  if (o.output_format == "normal") return std::optional<FioOutputFormat>();
+  return usage_error("--output-format", fmt::format("unknown format '{}'", o.output_format), "use normal, json or json+");
+}
+
+// Every log file asked for, claimed (created and held) before the target is opened, like the iolog.
+Result<std::vector<std::pair<FioLogKind, ClaimedOutput>>> claim_logs(const FioLogNames& names) {
+  std::vector<std::pair<FioLogKind, ClaimedOutput>> claimed;
+  for (const FioLogFile& f : fio_log_files(names)) {
+    auto claim = claim_output(f.path, f.option);
+    if (!claim) return claim.error();
+    claimed.emplace_back(f.kind, std::move(*claim));
+  }
+  return claimed;
+}
+
+int run_io(IoOptions o) {
+  auto format = output_format(o);
+  if (!format) return fail(format.error());
+  o.json = format->has_value();
   auto w = to_workload(o);
   if (!w) return fail(w.error());
   if (auto ok = precheck(*w, o); !ok) return fail(ok.error());
@@ -198,6 +229,8 @@ int run_io(const IoOptions& o) {
     if (!claim) return fail(claim.error());
     iolog_out.emplace(std::move(*claim));
   }
+  auto logs = claim_logs(o.logs);
+  if (!logs) return fail(logs.error());
   // A file created here (--filename NEW, --directory) is removed when this returns until the
   // workload is validated against it; then --filename's stays (as fio's does), --directory's unless --keep-file.
   OwnedFile owned;
@@ -225,8 +258,11 @@ int run_io(const IoOptions& o) {
     for (const auto& j : iolog.jobs)
       if (j.dropped()) std::fprintf(stderr, "diskvet: note: the iolog holds each job's first %zu I/Os only\n", kMaxIoLogRecords);
   }
+  for (auto& [kind, out] : *logs)
+    if (auto ok = out.commit(render_fio_log(*m, kind)); !ok) return fail(ok.error());
   if (o.json) {
-    boost::json::object io = io_document(*m, name);
+    const auto now = std::chrono::system_clock::now().time_since_epoch();
+    boost::json::object io = fio_io_document(*m, name, **format, std::chrono::duration_cast<std::chrono::milliseconds>(now).count());
     if (file_system) io["file_system"] = boost::json::value_from(*file_system);  // the volume of a --directory file, as run's report has it
     std::string doc = boost::json::serialize(io);
     std::printf("%s\n", doc.c_str());
@@ -283,7 +319,7 @@ Action register_io(CLI::App& app) {
       ->capture_default_str();
   io->add_option("--io-size,--io_size", o->io_size, "Stop after this many bytes in total (default: time-based)");
   io->add_option("--engine,--ioengine", o->engine, "io_uring | psync | null")->capture_default_str();
-  io->add_option("--interval", o->interval, "Interval series resolution")->capture_default_str();
+  io->add_option("--interval", o->interval, "Interval series resolution (default 1s)");
   io->add_option("--cpus-allowed,--cpus_allowed", o->cpus_allowed, "CPUs the job threads may run on, e.g. 0-3,6 (default: any)");
   io->add_option("--cpus-allowed-policy,--cpus_allowed_policy", o->cpus_policy,
                  "shared: every job on any of those CPUs; split: job i pinned to the i-th")
@@ -300,7 +336,16 @@ Action register_io(CLI::App& app) {
                  "Create a test file of diskvet's own in this directory (--offset + --size, default 1g), fill it, remove it afterwards");
   io->add_flag("--keep-file", o->keep_file, "Keep the --directory test file afterwards");
   io->add_option("--destroy-data", o->destroy, "Consent to overwrite: serial, WWN, /dev path or all-unprotected");
-  io->add_flag("--json", o->json, "fio-compatible JSON on stdout");
+  io->add_flag("--json", o->json, "fio-compatible JSON on stdout (--output-format json)");
+  io->add_option("--output-format,--output_format", o->output_format,
+                 "normal | json | json+ (fio's: json with the latency bins of lat_ns and clat_ns in fio's layout)")
+      ->capture_default_str();
+  io->add_option("--write_bw_log,--write-bw-log", o->logs.bw, "fio's bandwidth log: NAME_bw.1.log (KiB/s per window)");
+  io->add_option("--write_iops_log,--write-iops-log", o->logs.iops, "fio's IOPS log: NAME_iops.1.log");
+  io->add_option("--write_lat_log,--write-lat-log", o->logs.lat,
+                 "fio's latency logs: NAME_lat.1.log, NAME_clat.1.log (mean ns per window), NAME_slat.1.log (empty: not measured)");
+  io->add_option("--log_avg_msec,--log-avg-msec", o->log_avg_msec,
+                 "Window of the logs and of the interval series in ms (default: --interval, 1s; diskvet never logs every I/O)");
   io->add_flag("--quiet,-q", o->quiet, "No progress line");
   return [o] { return run_io(*o); };
 }
