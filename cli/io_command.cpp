@@ -17,6 +17,7 @@
 #include "devices/file_system.hpp"
 #include "devices/write_gate.hpp"
 #include "runner/io/engine.hpp"
+#include "runner/report/fio_hist_log.hpp"
 #include "runner/report/fio_json.hpp"
 #include "runner/report/fio_logs.hpp"
 #include "runner/report/measurement_text.hpp"
@@ -47,6 +48,8 @@ struct IoOptions {
   std::string interval;  // default 1s, or --log_avg_msec
   uint32_t log_avg_msec = 0;
   FioLogNames logs;
+  std::string hist_log;  // fio's write_hist_log NAME
+  uint32_t log_hist_msec = 0;  // default: the interval
   std::string cpus_allowed;
   std::string cpus_policy = "shared";
   std::string spin = "0";
@@ -231,6 +234,16 @@ int run_io(IoOptions o) {
   }
   auto logs = claim_logs(o.logs);
   if (!logs) return fail(logs.error());
+  const double hist_window_s = o.log_hist_msec ? o.log_hist_msec / 1000.0 : w->interval_s;
+  if (hist_window_s < w->interval_s - 1e-9)
+    return fail(usage_error("--log_hist_msec", fmt::format("{} ms is shorter than the interval ({} ms)", o.log_hist_msec, w->interval_s * 1000),
+                            "a histogram window is whole intervals: set --log_avg_msec as short, or a longer --log_hist_msec"));
+  std::optional<ClaimedOutput> hist_out;
+  if (!o.hist_log.empty()) {
+    auto claim = claim_output(fio_hist_log_path(o.hist_log), "--write_hist_log");
+    if (!claim) return fail(claim.error());
+    hist_out.emplace(std::move(*claim));
+  }
   // A file created here (--filename NEW, --directory) is removed when this returns until the
   // workload is validated against it; then --filename's stays (as fio's does), --directory's unless --keep-file.
   OwnedFile owned;
@@ -249,6 +262,8 @@ int run_io(IoOptions o) {
   RunControl control{&interrupt_flag(), progress.get()};
   IoLog iolog;
   if (!o.write_iolog.empty()) control.iolog = &iolog;
+  std::optional<FioHistLog> hist;
+  if (hist_out) control.latency_observer = &hist.emplace(*hist_out, hist_window_s, *valid);
   auto m = run_workload(*valid, *target, control);
   progress.reset();
   if (!m) return fail(m.error());
@@ -258,6 +273,8 @@ int run_io(IoOptions o) {
     for (const auto& j : iolog.jobs)
       if (j.dropped()) std::fprintf(stderr, "diskvet: note: the iolog holds each job's first %zu I/Os only\n", kMaxIoLogRecords);
   }
+  if (hist)
+    if (auto ok = hist->finish(); !ok) return fail(ok.error());
   for (auto& [kind, out] : *logs)
     if (auto ok = out.commit(render_fio_log(*m, kind)); !ok) return fail(ok.error());
   if (o.json) {
@@ -346,6 +363,9 @@ Action register_io(CLI::App& app) {
                  "fio's latency logs: NAME_lat.1.log, NAME_clat.1.log (mean ns per window), NAME_slat.1.log (empty: not measured)");
   io->add_option("--log_avg_msec,--log-avg-msec", o->log_avg_msec,
                  "Window of the logs and of the interval series in ms (default: --interval, 1s; diskvet never logs every I/O)");
+  io->add_option("--write_hist_log,--write-hist-log", o->hist_log,
+                 "fio's latency histogram log: NAME_clat_hist.1.log (each window's counts in fio's 1856 bins)");
+  io->add_option("--log_hist_msec,--log-hist-msec", o->log_hist_msec, "Window of the histogram log in ms (default: the interval)");
   io->add_flag("--quiet,-q", o->quiet, "No progress line");
   return [o] { return run_io(*o); };
 }

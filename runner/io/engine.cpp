@@ -423,8 +423,10 @@ Result<Measurement> run_workload(const Workload& asked, const Target& target, Ru
     if (t >= next_t && t <= tl.end_ns + interval_ns / 2 && t > tl.ramp_end_ns) {
       IntervalSample totals = snapshot(jobs);
       IntervalSample s = difference(totals, prev, static_cast<double>(prev_t - tl.ramp_end_ns) / 1e9, static_cast<double>(t - prev_t) / 1e9);
-      interval_latency(jobs).fill(s);
+      const IntervalLatencyTotals lat = interval_latency(jobs);
+      lat.fill(s);
       m.intervals.push(s);
+      if (control.latency_observer) control.latency_observer->on_interval_latency(s, lat);
       if (control.observer) control.observer->on_interval(s, progress(t, totals));
       prev = totals;
       prev_t = t;
@@ -470,6 +472,7 @@ Result<Measurement> run_workload(const Workload& asked, const Target& target, Ru
                                   window_end > prev_t ? static_cast<double>(window_end - prev_t) / 1e9 : 0);
     last_lat.fill(s);
     m.intervals.push(s);
+    if (control.latency_observer) control.latency_observer->on_interval_latency(s, last_lat);
     if (control.observer) control.observer->on_interval(s, 1.0);
   }
 

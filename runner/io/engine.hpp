@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "common/error.hpp"
+#include "runner/io/interval_latency.hpp"
 #include "runner/io/iolog.hpp"
 #include "runner/io/job_loop.hpp"
 #include "runner/io/measurement.hpp"
@@ -23,6 +24,14 @@ class EngineObserver {
   virtual void on_interval(const IntervalSample& sample, double progress) = 0;
 };
 
+// Sees each interval's latency buckets per direction (fio's histogram log); called on the sampler
+// thread right after the interval is measured, with the interval's own counts (not cumulative).
+class IntervalLatencyObserver {
+ public:
+  virtual ~IntervalLatencyObserver() = default;
+  virtual void on_interval_latency(const IntervalSample& sample, const IntervalLatencyTotals& latency) = 0;
+};
+
 struct RunControl {
   const std::atomic<bool>* stop = nullptr;  // set to end the run early (signals, aborts)
   EngineObserver* observer = nullptr;
@@ -34,6 +43,7 @@ struct RunControl {
   // The process's interrupt flag (SIGINT/SIGTERM), when the caller's `stop` is its own early-stop
   // rule: looked at as often as `stop`, and a run it ends is marked interrupted.
   const std::atomic<bool>* interrupt = nullptr;
+  IntervalLatencyObserver* latency_observer = nullptr;
 };
 
 // How often the engine's sampler looks at the stop flags and the I/Os in flight: a signal ends a

@@ -37,12 +37,26 @@ uint64_t fio_plat_value(unsigned idx) {
   return fio_plat_low(idx) + (uint64_t{1} << error_bits) / 2;
 }
 
-FioPlatBins to_fio_plat(const LatencyHistogram& h) {
+namespace {
+
+// `count(b)` is bucket b's count in LatencyHistogram's layout.
+template <class Count>
+FioPlatBins convert(Count count, uint64_t overflow) {
   FioPlatBins bins{};
   for (unsigned b = 0; b < LatencyHistogram::kBuckets; ++b)
-    if (uint64_t n = h.bucket_published(b)) bins[fio_plat_index(LatencyHistogram::bucket_low(b))] += n;
-  bins[kFioPlatNr - 1] += h.overflow();
+    if (uint64_t n = count(b)) bins[fio_plat_index(LatencyHistogram::bucket_low(b))] += n;
+  bins[kFioPlatNr - 1] += overflow;
   return bins;
+}
+
+}  // namespace
+
+FioPlatBins to_fio_plat(const LatencyHistogram& h) {
+  return convert([&](unsigned b) { return h.bucket_published(b); }, h.overflow());
+}
+
+FioPlatBins to_fio_plat(const LatencyBuckets& l) {
+  return convert([&](unsigned b) { return l.bucket(b); }, l.overflow());
 }
 
 }  // namespace diskvet::runner

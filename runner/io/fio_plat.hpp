@@ -13,6 +13,7 @@
 #include <cstdint>
 
 #include "runner/io/histogram.hpp"
+#include "runner/io/interval_latency.hpp"
 
 namespace diskvet::runner {
 
@@ -34,5 +35,7 @@ uint64_t fio_plat_high(unsigned idx);
 // The histogram's counts in fio's bins; its overflow (over 137 s) goes to the last bin, as fio
 // clamps every value past its range there.
 FioPlatBins to_fio_plat(const LatencyHistogram& h);
+// One interval's counts (fio's histogram log).
+FioPlatBins to_fio_plat(const LatencyBuckets& b);
 
 }  // namespace diskvet::runner

@@ -28,6 +28,8 @@ class LatencyBuckets {
   void record(uint64_t ns);
   void merge(const LatencyBuckets& o);
   uint64_t count() const;
+  uint64_t bucket(unsigned b) const { return buckets_[b]; }
+  uint64_t overflow() const { return overflow_; }
   // Nearest rank, the upper edge of its bucket. A rank past the buckets (an I/O of over 137 s)
   // reports the largest recorded value when record() saw it, else the 137 s limit ("at least").
   uint64_t percentile_ns(double pct) const;

@@ -149,7 +149,7 @@ Result<ClaimedOutput> claim_output(const std::string& path, const std::string& o
   return c;
 }
 
-Status ClaimedOutput::commit(std::string_view text, const std::function<void(size_t)>& after_chunk) {
+Status ClaimedOutput::write_all(std::string_view text, const std::function<void(size_t)>& after_chunk) {
   if (!fd_.valid()) return runtime_error(path_, "was not claimed, or was already written", "a bug: please report it");
   const std::string shown_tmp = (std::filesystem::path(path_).parent_path() / tmp_name_).string();
   constexpr size_t kChunk = 64 * 1024;
@@ -165,6 +165,14 @@ Status ClaimedOutput::commit(std::string_view text, const std::function<void(siz
     done += static_cast<size_t>(w);
     if (after_chunk) after_chunk(done);
   }
+  return ok_status();
+}
+
+Status ClaimedOutput::append(std::string_view text) { return write_all(text, {}); }
+
+Status ClaimedOutput::commit(std::string_view text, const std::function<void(size_t)>& after_chunk) {
+  if (auto ok = write_all(text, after_chunk); !ok) return ok;
+  const std::string shown_tmp = (std::filesystem::path(path_).parent_path() / tmp_name_).string();
   if (::fsync(fd_.get()) != 0) {
     int e = errno;
     abandon();

@@ -59,8 +59,12 @@ class ClaimedOutput {
   // the claim is spent whatever the outcome. `after_chunk` is a test seam called after each chunk
   // written (bytes so far); production callers leave it empty.
   Status commit(std::string_view text, const std::function<void(size_t)>& after_chunk = {});
+  // Writes `text` now into the temporary file, ahead of what commit() writes (a log streamed while
+  // the run goes on, so its memory stays bounded). A failure abandons the claim.
+  Status append(std::string_view text);
 
  private:
+  Status write_all(std::string_view text, const std::function<void(size_t)>& after_chunk);
   friend Result<ClaimedOutput> claim_output(const std::string& path, const std::string& option);
   void abandon();
   std::string path_, base_name_, tmp_name_;
