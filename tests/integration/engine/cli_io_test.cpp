@@ -5,6 +5,8 @@
 #include <filesystem>
 #include <fstream>
 #include <set>
+#include <sstream>
+#include <vector>
 
 #include "tests/support/lab.hpp"
 
@@ -221,4 +223,81 @@ TEST(CliIo, InterruptEndsARunAtOnceNotAtTheNextToken) {
   EXPECT_EQ(r.exit_code, 3) << r.err;
   EXPECT_LT(r.exit_after_interrupt_ms, 300);
   EXPECT_TRUE(json::parse(r.out).at("jobs").at(0).at("interrupted").as_bool());
+}
+
+namespace {
+
+// A directory of the test's own for log files, removed with everything in it whatever happens.
+struct LogDir {
+  explicit LogDir(const ScratchFile& name) : path(name.path() + ".d") { std::filesystem::create_directory(path); }
+  ~LogDir() { std::filesystem::remove_all(path); }
+  LogDir(const LogDir&) = delete;
+  LogDir& operator=(const LogDir&) = delete;
+  std::string path;
+};
+
+std::vector<std::vector<uint64_t>> log_lines(const std::string& path) {
+  std::vector<std::vector<uint64_t>> lines;
+  std::ifstream in(path);
+  for (std::string line; std::getline(in, line);) {
+    std::vector<uint64_t> fields;
+    std::stringstream ss(line);
+    for (std::string f; std::getline(ss, f, ',');) fields.push_back(std::stoull(f));
+    lines.push_back(std::move(fields));
+  }
+  return lines;
+}
+
+}  // namespace
+
+TEST(CliIo, JsonPlusAndFiosLogsCarryTheSameIos) {
+  ScratchFile f("cli-jsonplus");
+  LogDir dir(f);
+  const std::string name = dir.path + "/job";
+  auto r = io({"--filename", f.path(), "--size", "8m", "--rw", "randrw", "--bs", "4k", "--iodepth", "2", "--runtime", "1s",
+               "--output-format", "json+", "--log_avg_msec", "250", "--write_bw_log", name, "--write_iops_log", name,
+               "--write_lat_log", name, "--write_hist_log", name, "--log_hist_msec", "500"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const json::value doc = json::parse(r.out);
+  const json::object& job = doc.at("jobs").as_array().at(0).as_object();
+  EXPECT_TRUE(job.contains("trim"));
+  EXPECT_TRUE(job.contains("latency_us"));
+  for (const char* suffix : {"_bw.1.log", "_iops.1.log", "_lat.1.log", "_clat.1.log", "_slat.1.log", "_clat_hist.1.log"})
+    EXPECT_TRUE(std::filesystem::is_regular_file(name + suffix)) << suffix;
+  for (int d = 0; d < 2; ++d) {
+    const json::object& dir_obj = job.at(d ? "write" : "read").as_object();
+    const uint64_t ios = dir_obj.at("total_ios").to_number<uint64_t>();
+    ASSERT_GT(ios, 0u);
+    for (const char* lat : {"lat_ns", "clat_ns"}) {
+      uint64_t binned = 0;
+      for (const auto& [k, v] : dir_obj.at(lat).at("bins").as_object()) binned += v.to_number<uint64_t>();
+      EXPECT_EQ(binned, ios) << lat;
+    }
+    // The histogram log's windows hold every I/O of the window once: 1856 bins after time, direction, block size.
+    uint64_t hist = 0;
+    for (const auto& line : log_lines(name + "_clat_hist.1.log")) {
+      ASSERT_EQ(line.size(), 3u + 1856u);
+      EXPECT_EQ(line[2], 4096u);
+      if (line[1] == static_cast<uint64_t>(d))
+        for (size_t i = 3; i < line.size(); ++i) hist += line[i];
+    }
+    EXPECT_EQ(hist, ios);
+  }
+  // fio's windowed lines: time, value, direction, 0, 0, in time order.
+  const auto iops = log_lines(name + "_iops.1.log");
+  ASSERT_FALSE(iops.empty());
+  for (size_t i = 0; i < iops.size(); ++i) {
+    ASSERT_EQ(iops[i].size(), 5u);
+    EXPECT_LE(iops[i][2], 1u);
+    if (i) EXPECT_LE(iops[i - 1][0], iops[i][0]);
+  }
+}
+
+TEST(CliIo, ALogThatCannotBeCreatedRefusesTheRunBeforeTheTargetIsMade) {
+  ScratchFile f("cli-badlog");
+  auto r = io({"--filename", f.path(), "--size", "8m", "--rw", "randwrite", "--runtime", "1s", "--write_bw_log",
+               "/proc/job"});
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  EXPECT_NE(r.err.find("/proc/job_bw.1.log: cannot be"), std::string::npos) << r.err;
+  EXPECT_FALSE(std::filesystem::exists(f.path()));  // the target it would have created was never made
 }
