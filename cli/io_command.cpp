@@ -14,6 +14,7 @@
 #include "runner/plan/test_file.hpp"
 #include "common/units.hpp"
 #include "devices/device_json.hpp"
+#include "devices/disk_stats.hpp"
 #include "devices/file_system.hpp"
 #include "devices/write_gate.hpp"
 #include "runner/io/engine.hpp"
@@ -264,7 +265,13 @@ int run_io(IoOptions o) {
   if (!o.write_iolog.empty()) control.iolog = &iolog;
   std::optional<FioHistLog> hist;
   if (hist_out) control.latency_observer = &hist.emplace(*hist_out, hist_window_s, *valid);
+  // fio's disk_util: the kernel's counters of a block device around the run.
+  const auto disk_before = target->info().block_device ? devices::read_disk_stats(target->info().rdev) : std::nullopt;
+  const auto started = std::chrono::steady_clock::now();
   auto m = run_workload(*valid, *target, control);
+  std::optional<FioDiskUtil> disk;
+  if (auto after = disk_before ? devices::read_disk_stats(target->info().rdev) : std::nullopt)
+    disk = FioDiskUtil{after->since(*disk_before), std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started).count()};
   progress.reset();
   if (!m) return fail(m.error());
   const std::string& name = target->info().path;
@@ -279,7 +286,7 @@ int run_io(IoOptions o) {
     if (auto ok = out.commit(render_fio_log(*m, kind)); !ok) return fail(ok.error());
   if (o.json) {
     const auto now = std::chrono::system_clock::now().time_since_epoch();
-    boost::json::object io = fio_io_document(*m, name, **format, std::chrono::duration_cast<std::chrono::milliseconds>(now).count());
+    boost::json::object io = fio_io_document(*m, name, **format, std::chrono::duration_cast<std::chrono::milliseconds>(now).count(), disk);
     if (file_system) io["file_system"] = boost::json::value_from(*file_system);  // the volume of a --directory file, as run's report has it
     std::string doc = boost::json::serialize(io);
     std::printf("%s\n", doc.c_str());

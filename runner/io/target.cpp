@@ -26,6 +26,7 @@ Result<TargetInfo> probe_fd(int fd, const std::string& path) {
   info.path = path;
   if (S_ISBLK(st.st_mode)) {
     info.block_device = true;
+    info.rdev = st.st_rdev;
     uint64_t size = 0;
     int lbs = 0;
     unsigned int pbs = 0;

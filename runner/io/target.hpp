@@ -4,6 +4,8 @@
 // its descriptor and no path can be swapped underneath the run.
 #pragma once
 
+#include <sys/types.h>
+
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -16,6 +18,7 @@ namespace diskvet::runner {
 struct TargetInfo {
   std::string path;
   bool block_device = false;
+  dev_t rdev = 0;  // a block device's number, from fstat of the descriptor held
   uint64_t size_bytes = 0;
   uint32_t logical_block_size = 512;
   uint32_t physical_block_size = 512;

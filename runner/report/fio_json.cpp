@@ -3,6 +3,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <array>
 #include <cmath>
 #include <ctime>
@@ -140,7 +141,8 @@ json::object fio_latency_ranges(const Measurement& m) {
   return out;
 }
 
-json::object fio_io_document(const Measurement& m, std::string_view filename, FioOutputFormat format, int64_t unix_ms) {
+json::object fio_io_document(const Measurement& m, std::string_view filename, FioOutputFormat format, int64_t unix_ms,
+                             const std::optional<FioDiskUtil>& disk) {
   json::object job = job_json(m, "diskvet", filename);
   job["groupid"] = 0;
   job["eta"] = 0;
@@ -175,7 +177,21 @@ json::object fio_io_document(const Measurement& m, std::string_view filename, Fi
   doc["diskvet_version"] = kVersion;
   doc["fio_equivalent"] = fio_command_line(m.workload, filename);
   doc["jobs"] = json::array{std::move(job)};
-  doc["disk_util"] = json::array{};
+  json::array util;
+  if (disk) {
+    const devices::DiskStats& s = disk->delta;
+    const double busy = disk->wall_ms > 0 ? 100.0 * static_cast<double>(s.io_ticks_ms) / disk->wall_ms : 0.0;
+    util.push_back(json::object{{"name", s.name},
+                                {"read_ios", s.read_ios},
+                                {"write_ios", s.write_ios},
+                                {"read_merges", s.read_merges},
+                                {"write_merges", s.write_merges},
+                                {"read_ticks", s.read_ticks_ms},
+                                {"write_ticks", s.write_ticks_ms},
+                                {"in_queue", s.in_queue_ms},
+                                {"util", std::min(busy, 100.0)}});
+  }
+  doc["disk_util"] = std::move(util);
   return doc;
 }
 

@@ -15,11 +15,18 @@
 #include <cstdint>
 #include <string_view>
 
+#include "devices/disk_stats.hpp"
 #include "runner/io/measurement.hpp"
 
 namespace diskvet::runner {
 
 enum class FioOutputFormat { json, json_plus };
+
+// fio's disk_util entry: the device's counters over the run and the wall time they cover.
+struct FioDiskUtil {
+  devices::DiskStats delta;
+  double wall_ms = 0;
+};
 
 // fio's latency object: min, max, mean, stddev, N, percentile (when N > 0) and, for json+, bins
 // ("VALUE_NS": count, fio's plat bins, non-empty ones only, as fio writes them).
@@ -31,7 +38,9 @@ boost::json::object fio_lat_json(const LatencyHistogram& h, FioOutputFormat form
 boost::json::object fio_latency_ranges(const Measurement& m);
 
 // The whole document: {"fio version", "timestamp", "timestamp_ms", "time", "diskvet_version",
-// "fio_equivalent", "jobs": [job], "disk_util": []}. `unix_ms` is when the run ended.
-boost::json::object fio_io_document(const Measurement& m, std::string_view filename, FioOutputFormat format, int64_t unix_ms);
+// "fio_equivalent", "jobs": [job], "disk_util": [...]}. `unix_ms` is when the run ended; `disk`
+// (a block device's counters, ramp included as fio counts them) fills disk_util, else it is empty.
+boost::json::object fio_io_document(const Measurement& m, std::string_view filename, FioOutputFormat format, int64_t unix_ms,
+                                    const std::optional<FioDiskUtil>& disk = std::nullopt);
 
 }  // namespace diskvet::runner
