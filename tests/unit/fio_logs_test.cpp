@@ -1,7 +1,16 @@
-// fio's log files from the interval series: fio's names and fio 3.33's windowed line format.
+// fio's log files: names and fio 3.33's windowed line format from the interval series, and the
+// histogram log's lines from the interval sampler's counts.
 #include "runner/report/fio_logs.hpp"
 
 #include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "runner/report/fio_hist_log.hpp"
 
 using namespace diskvet::runner;
 
@@ -45,4 +54,53 @@ TEST(FioLogs, EachWindowGivesALinePerDirectionThatDidIo) {
   EXPECT_EQ(render_fio_log(m, FioLogKind::lat), "500, 80000, 0, 0, 0\n1000, 90000, 0, 0, 0\n1000, 200000, 1, 0, 0\n");
   EXPECT_EQ(render_fio_log(m, FioLogKind::clat), render_fio_log(m, FioLogKind::lat));
   EXPECT_EQ(render_fio_log(m, FioLogKind::slat), "");  // not measured
+}
+
+TEST(FioHistLog, ALineIsTimeDirectionBlockSizeAndFiosBins) {
+  FioPlatBins bins{};
+  bins[fio_plat_index(100)] = 3;
+  bins[kFioPlatNr - 1] = 1;
+  const std::string line = fio_hist_line(500, Direction::write, 4096, bins);
+  EXPECT_EQ(line.rfind("500, 1, 4096, 0, ", 0), 0u) << line.substr(0, 40);
+  EXPECT_EQ(std::count(line.begin(), line.end(), ','), 3 + 1856 - 1);
+  EXPECT_EQ(line.substr(line.size() - 4), ", 1\n");
+  EXPECT_EQ(fio_hist_log_path("x/job"), "x/job_clat_hist.1.log");
+}
+
+TEST(FioHistLog, AWindowOfTwoIntervalsSumsTheirCountsAndTheLastPartialOneIsWritten) {
+  const std::string dir = ::testing::TempDir() + "fio-hist-log-" + std::to_string(::getpid());
+  std::filesystem::create_directories(dir);
+  const std::string path = fio_hist_log_path(dir + "/job");
+  {
+    auto out = claim_output(path, "--write_hist_log");
+    ASSERT_TRUE(out);
+    Workload w;
+    w.rw = Pattern::randread;
+    w.bs_bytes = 8192;
+    FioHistLog log(*out, 1.0, w);
+    for (int i = 0; i < 3; ++i) {  // intervals of 0.5 s: [0, 0.5), [0.5, 1), [1, 1.3)
+      IntervalSample s;
+      s.t_s = 0.5 * i;
+      s.dur_s = i < 2 ? 0.5 : 0.3;
+      IntervalLatencyTotals lat;
+      for (int k = 0; k <= i; ++k) lat.dir[0].record(1000);
+      log.on_interval_latency(s, lat);
+    }
+    ASSERT_TRUE(log.finish());
+  }
+  std::ifstream in(path);
+  std::vector<std::string> lines;
+  for (std::string l; std::getline(in, l);) lines.push_back(l);
+  std::filesystem::remove_all(dir);
+  ASSERT_EQ(lines.size(), 2u);  // a read-only workload: read lines only
+  auto count_at = [](const std::string& l, unsigned idx) {
+    std::stringstream ss(l);
+    std::string f;
+    for (unsigned i = 0; i <= idx + 3; ++i) std::getline(ss, f, ',');
+    return std::stoull(f);
+  };
+  EXPECT_EQ(lines[0].rfind("1000, 0, 8192, ", 0), 0u);
+  EXPECT_EQ(count_at(lines[0], fio_plat_index(1000)), 3u);  // 1 + 2
+  EXPECT_EQ(lines[1].rfind("1300, 0, 8192, ", 0), 0u);
+  EXPECT_EQ(count_at(lines[1], fio_plat_index(1000)), 3u);
 }
