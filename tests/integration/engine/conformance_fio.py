@@ -241,28 +241,35 @@ CASES = {
 }
 
 
-def main():
-    if len(sys.argv) != 2 or sys.argv[1] not in CASES:
-        print(f"usage: {sys.argv[0]} {'|'.join(CASES)}", file=sys.stderr)
+def run_case(cases, tools, argv=None):
+    """Runs the case named on the command line (a function of the loop device and a work directory)
+    on a fresh loop device; skips (77) without root or `tools`. Shared by the conformance scripts."""
+    argv = sys.argv if argv is None else argv
+    if len(argv) != 2 or argv[1] not in cases:
+        print(f"usage: {argv[0]} {'|'.join(cases)}", file=sys.stderr)
         return 2
-    case = sys.argv[1]
+    case = argv[1]
     if os.geteuid() != 0:
         skip("needs root for a loop device")
-    for tool in ("fio", "losetup"):
+    for tool in ("losetup", *tools(case)):
         if not shutil.which(tool):
-            skip(f"{tool} is not installed")
+            skip(f"{tool} is not installed (scripts/packages/lab.txt)")
     workdir = tempfile.mkdtemp(prefix=f"diskvet-conformance-{case}-")
     try:
         with Loop(case, 64 << 20) as loop:
             print(f"{case} on {loop.dev}")
-            CASES[case](loop.dev, workdir)
-    except Failed as e:
+            cases[case](loop.dev, workdir)
+    except (Failed, subprocess.CalledProcessError) as e:
         print(f"FAIL: {e}")
-        print(f"  (logs kept in {workdir})")
+        print(f"  (outputs kept in {workdir})")
         return 1
     shutil.rmtree(workdir)
     print(f"PASS: {case}")
     return 0
+
+
+def main():
+    return run_case(CASES, lambda case: ("fio",))
 
 
 if __name__ == "__main__":

@@ -23,10 +23,9 @@ import shlex
 import shutil
 import subprocess
 import sys
-import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from conformance_fio import Failed, Loop, check, run, skip  # noqa: E402  (one loop-device lab)
+from conformance_fio import Failed, check, run, run_case  # noqa: E402  (one loop-device lab)
 
 PERCENTILES = ["50.000000", "90.000000", "99.000000", "99.900000"]
 
@@ -131,28 +130,11 @@ def case_logs(dev, workdir):
 CASES = {"jsonplus": case_jsonplus, "logs": case_logs}
 
 
+TOOLS = {"jsonplus": ("fio", "fio_jsonplus_clat2csv"), "logs": ("fio_generate_plots", "fio2gnuplot", "gnuplot")}
+
+
 def main():
-    if len(sys.argv) != 2 or sys.argv[1] not in CASES:
-        print(f"usage: {sys.argv[0]} {'|'.join(CASES)}", file=sys.stderr)
-        return 2
-    case = sys.argv[1]
-    if os.geteuid() != 0:
-        skip("needs root for a loop device")
-    tools = {"jsonplus": ("fio", "fio_jsonplus_clat2csv"), "logs": ("fio_generate_plots", "fio2gnuplot", "gnuplot")}[case]
-    for tool in ("losetup", *tools):
-        if not shutil.which(tool):
-            skip(f"{tool} is not installed (scripts/packages/lab.txt)")
-    workdir = tempfile.mkdtemp(prefix=f"diskvet-fio-outputs-{case}-")
-    try:
-        with Loop(case, 64 << 20) as loop:
-            CASES[case](loop.dev, workdir)
-    except (Failed, subprocess.CalledProcessError) as e:
-        print(f"FAIL: {e}")
-        print(f"  (outputs kept in {workdir})")
-        return 1
-    shutil.rmtree(workdir)
-    print(f"PASS: {case}")
-    return 0
+    return run_case(CASES, TOOLS.get)
 
 
 if __name__ == "__main__":
