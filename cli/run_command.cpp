@@ -15,6 +15,8 @@
 #include "common/units.hpp"
 #include "devices/consent.hpp"
 #include "runner/plan/build_plan.hpp"
+#include "runner/report/fio_logs.hpp"
+#include "runner/report/report_file.hpp"
 #include "runner/report/report_json.hpp"
 #include "runner/report/report_text.hpp"
 #include "runner/run/suite_run.hpp"
@@ -33,6 +35,7 @@ struct RunCliOptions {
   std::string profile = "auto";
   std::vector<std::string> destroy;
   std::string out;
+  std::string logs_dir;  // fio's logs per device, test and workload
   bool parallel = false;
   std::string precondition_limit;
   std::string duration;
@@ -129,6 +132,10 @@ int run_suite_command(const RunCliOptions& o) {
                             "applies only with --hosts"));
   auto request = plan_request(o);
   if (!request) return fail(request.error());
+  // The logs' files are named by what ran, so their directory is what is checked now, before the plan
+  // touches any target.
+  if (!o.logs_dir.empty())
+    if (auto ok = check_output_dir(o.logs_dir, "--logs"); !ok) return fail(ok.error());
   // Everything that can fail is checked here, before the first write (runner/plan).
   auto planned = build_plan(std::move(*request));
   if (!planned) return fail(planned.error());
@@ -151,6 +158,14 @@ int run_suite_command(const RunCliOptions& o) {
   if (!written) {
     fail(written.error());
     return 3;
+  }
+  for (const NamedLog& log : o.logs_dir.empty() ? std::vector<NamedLog>{} : run_fio_logs(result)) {
+    auto claim = claim_output((std::filesystem::path(o.logs_dir) / log.file_name).string(), "--logs");
+    Status ok = claim ? claim->commit(log.text) : Status(claim.error());
+    if (!ok) {
+      fail(ok.error());
+      return 3;
+    }
   }
   std::error_code ec;
   std::printf("report: %s\n", std::filesystem::absolute(out, ec).c_str());
@@ -190,6 +205,8 @@ Action register_run(CLI::App& app) {
   run->add_option("--destroy-data", o->destroy, "Consent to overwrite: serial, WWN, SERIAL/NSID, /dev path or all-unprotected");
   run->add_option("--out,-o", o->out,
                   "Report file (default: diskvet-report-SUITE-TIME.json here); a device node, a directory or a link to one is refused");
+  run->add_option("--logs", o->logs_dir,
+                  "Write fio's bw, iops and lat/clat/slat logs of every workload into this directory (DEVICE_TEST_N-RW-BS_bw.1.log, ...)");
   run->add_flag("--parallel", o->parallel, "Test the devices at the same time (shelves); default is one after another");
   run->add_option("--precondition-limit", o->precondition_limit, "Cap preconditioning at this time (the report says how much was written)");
   run->add_option("--duration", o->duration, "Measurement window of every timed workload (and at most each steady-state round); full passes run to their size");

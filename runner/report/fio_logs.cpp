@@ -3,7 +3,11 @@
 
 #include <fmt/format.h>
 
+#include <cctype>
 #include <cmath>
+#include <filesystem>
+
+#include "common/units.hpp"
 
 namespace diskvet::runner {
 
@@ -23,7 +27,34 @@ uint64_t value_of(const IntervalSample& s, Direction d, FioLogKind kind) {
   return 0;
 }
 
+// Letters, digits, '.', '-' kept; anything else (a '/' of "mapper/x", a space of a serial) is '-'.
+std::string file_safe(std::string_view s) {
+  std::string out(s);
+  for (char& c : out)
+    if (!std::isalnum(static_cast<unsigned char>(c)) && c != '.' && c != '-') c = '-';
+  return out;
+}
+
 }  // namespace
+
+std::vector<NamedLog> run_fio_logs(const RunResult& r) {
+  std::vector<NamedLog> logs;
+  for (const DeviceResult& d : r.devices) {
+    std::string device = file_safe(std::filesystem::path(d.device.path).filename().string());
+    if (!d.device.serial.empty()) device += "-" + file_safe(d.device.serial);
+    for (const TestRecord& t : d.tests) {
+      for (size_t i = 0; i < t.workloads.size(); ++i) {
+        const WorkloadRecord& w = t.workloads[i];
+        if (!w.ran) continue;
+        const std::string stem = fmt::format("{}_{}_{}-{}-{}", device, file_safe(t.id), i + 1, to_string(w.workload.rw),
+                                             file_safe(format_bytes(w.workload.bs_bytes)));
+        for (const FioLogFile& f : fio_log_files(FioLogNames{stem, stem, stem}))
+          logs.push_back({f.path, render_fio_log(w.result, f.kind)});
+      }
+    }
+  }
+  return logs;
+}
 
 std::vector<FioLogFile> fio_log_files(const FioLogNames& names) {
   std::vector<FioLogFile> files;

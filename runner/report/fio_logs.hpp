@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "runner/io/measurement.hpp"
+#include "runner/run/run_result.hpp"
 
 namespace diskvet::runner {
 
@@ -42,5 +43,16 @@ std::vector<FioLogFile> fio_log_files(const FioLogNames& names);
 // The text of one log. slat is not measured by diskvet (its latency starts just before the submit):
 // its file is empty, as fio's is when it records no submission latency.
 std::string render_fio_log(const Measurement& m, FioLogKind kind);
+
+// `diskvet run --logs DIR`: every log of every workload that ran, per device and test, named so a
+// reader knows which: DEVICE_TEST_N-RW-BS_bw.1.log (DEVICE: the device's kernel name, then its
+// serial when it has one; N: the workload's place in the test, from 1), e.g.
+// nvme0n1-S4EW123_latency-qd1_1-randread-4KiB_clat.1.log. Each is the workload's measurement the
+// verdicts read (a sweep's knee, a steady-state window).
+struct NamedLog {
+  std::string file_name;  // no directory
+  std::string text;
+};
+std::vector<NamedLog> run_fio_logs(const RunResult& r);
 
 }  // namespace diskvet::runner

@@ -200,6 +200,17 @@ Status ClaimedOutput::commit(std::string_view text, const std::function<void(siz
   return ok_status();
 }
 
+Status check_output_dir(const std::string& dir, const std::string& option) {
+  const std::string fix = fmt::format("nothing was written; give {} an existing directory you can write", option);
+  UniqueFd fd(::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC));
+  if (!fd.valid()) return usage_error(dir, fmt::format("is not a directory that can be opened: {}", std::strerror(errno)), fix);
+  const std::string probe = fmt::format(".diskvet-probe.{}", random_suffix());
+  UniqueFd f(::openat(fd.get(), probe.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_NOCTTY | O_CLOEXEC, 0644));
+  if (!f.valid()) return usage_error(dir, fmt::format("cannot be written: {}", std::strerror(errno)), fix);
+  ::unlinkat(fd.get(), probe.c_str(), 0);
+  return ok_status();
+}
+
 Status write_file_atomic(const std::string& path, std::string_view text, const std::function<void(size_t)>& after_chunk) {
   auto claim = claim_output(path);
   if (!claim) return claim.error();

@@ -73,6 +73,11 @@ class ClaimedOutput {
   ino_t ino_ = 0;
 };
 
+// A directory that will receive files named only at the end of the run (`run --logs DIR`): it must
+// be a directory (not through a symlink at its last component) in which this process can create a
+// file, checked now by creating and removing one. A usage error (exit 2, nothing written) when not.
+Status check_output_dir(const std::string& dir, const std::string& option);
+
 // Writes atomically: claim_output then commit, at once.
 Status write_file_atomic(const std::string& path, std::string_view text, const std::function<void(size_t)>& after_chunk = {});
 

@@ -104,3 +104,26 @@ TEST(FioHistLog, AWindowOfTwoIntervalsSumsTheirCountsAndTheLastPartialOneIsWritt
   EXPECT_EQ(lines[1].rfind("1300, 0, 8192, ", 0), 0u);
   EXPECT_EQ(count_at(lines[1], fio_plat_index(1000)), 3u);
 }
+
+TEST(FioLogs, RunLogsAreNamedByDeviceSerialTestAndWorkload) {
+  RunResult r;
+  DeviceResult d;
+  d.device.path = "/dev/nvme0n1";
+  d.device.serial = "S4EW 12/3";
+  TestRecord t;
+  t.id = "latency-qd1";
+  WorkloadRecord skipped;  // never ran: no logs
+  WorkloadRecord ran;
+  ran.ran = true;
+  ran.workload.rw = Pattern::randwrite;
+  ran.workload.bs_bytes = 4096;
+  ran.result = two_windows();
+  t.workloads = {skipped, ran};
+  d.tests.push_back(t);
+  r.devices.push_back(d);
+  const auto logs = run_fio_logs(r);
+  ASSERT_EQ(logs.size(), 5u);
+  EXPECT_EQ(logs[0].file_name, "nvme0n1-S4EW-12-3_latency-qd1_2-randwrite-4KiB_bw.1.log");
+  EXPECT_EQ(logs[0].text, render_fio_log(ran.result, FioLogKind::bw));
+  EXPECT_EQ(logs[4].file_name, "nvme0n1-S4EW-12-3_latency-qd1_2-randwrite-4KiB_slat.1.log");
+}

@@ -232,3 +232,31 @@ TEST_F(NothingWritten, AHostsRunChecksItsInputsAndOutputsBeforeAnyHostIsReached)
   expect_one_line("FIFO");
   expect_no_leftovers({"target.img", "writes.json", "hosts.json", "fifo", "diskvet.log"});
 }
+
+TEST_F(NothingWritten, ALogsDirectoryThatTakesNoFileIsRefusedBeforeTheTargetIsWritten) {
+  write_file("plain.txt", "a file, not a directory");
+  for (const std::string& logs : {std::string("/proc"), file("plain.txt").string(), file("missing").string()}) {
+    int rc = diskvet(run_on_target("writes.json", "--logs " + logs + " --out " + file("r.json").string()));
+    EXPECT_EQ(rc, 2) << logs << "\n" << log();
+    expect_one_line("give --logs an existing directory you can write");
+    EXPECT_TRUE(target_unchanged()) << logs;
+  }
+  expect_no_leftovers({"target.img", "writes.json", "plain.txt", "diskvet.log"});
+}
+
+TEST_F(NothingWritten, LogsNameTheDeviceTestAndWorkloadOfEachFile) {
+  fs::create_directory(file("logs"));
+  int rc = diskvet(run_on_target("writes.json", "--logs " + file("logs").string() + " --out " + file("r.json").string()));
+  if (direct_io_refused()) GTEST_SKIP() << "this file system refuses O_DIRECT";
+  ASSERT_EQ(rc, 0) << log();
+  for (const char* stem : {"target.img_writes_1-randwrite-4KiB", "target.img_second_1-randread-4KiB"}) {
+    for (const char* kind : {"_bw", "_iops", "_lat", "_clat"}) {
+      const fs::path p = file("logs") / (std::string(stem) + kind + ".1.log");
+      ASSERT_TRUE(fs::is_regular_file(p)) << p;
+      const std::string text = read_text(p);
+      EXPECT_FALSE(text.empty()) << p;
+      EXPECT_EQ(std::count(text.begin(), text.end(), ','), 4 * std::count(text.begin(), text.end(), '\n')) << p << "\n" << text;
+    }
+    EXPECT_TRUE(fs::is_regular_file(file("logs") / (std::string(stem) + "_slat.1.log")));
+  }
+}
