@@ -301,3 +301,14 @@ TEST(CliIo, ALogThatCannotBeCreatedRefusesTheRunBeforeTheTargetIsMade) {
   EXPECT_NE(r.err.find("/proc/job_bw.1.log: cannot be"), std::string::npos) << r.err;
   EXPECT_FALSE(std::filesystem::exists(f.path()));  // the target it would have created was never made
 }
+
+TEST(CliIo, FioOutputOptionsThatCannotWorkNameTheirOption) {
+  ScratchFile f("cli-fio-options", 1 << 20);
+  expect_one_line_usage_error(io({"--filename", f.path(), "--output-format", "xml"}), "unknown format 'xml'");
+  // log_avg_msec is the interval: both given would be two windows for one series.
+  expect_one_line_usage_error(io({"--filename", f.path(), "--log_avg_msec", "100", "--interval", "1s"}), "--log_avg_msec: and --interval");
+  // A histogram window is whole intervals.
+  expect_one_line_usage_error(io({"--filename", f.path(), "--write_hist_log", f.path() + "-h", "--log_hist_msec", "100"}),
+                              "--log_hist_msec: 100 ms is shorter than the interval");
+  EXPECT_FALSE(std::filesystem::exists(f.path() + "-h_clat_hist.1.log"));
+}
