@@ -23,6 +23,7 @@
 #include "devices/identity.hpp"
 #include "devices/loop_device.hpp"
 #include "devices/write_gate.hpp"
+#include "runner/io/seed.hpp"
 #include "runner/io/target.hpp"
 #include "runner/io/workload.hpp"
 #include "runner/report/report_file.hpp"
@@ -63,6 +64,7 @@ struct RunCliOptions {
   std::string connect_timeout;  // with --hosts: ssh's ConnectTimeout and the wait for each host's first answer
   std::string host_profile;
   std::string verify_memory = "512m";
+  std::string randseed;  // empty: the run draws its own
   bool quiet = false;
 };
 
@@ -133,6 +135,8 @@ std::string default_report_path(const std::string& suite) {
 
 int run_suite_command(const RunCliOptions& o) {
   if (!o.hosts.empty()) {
+    if (!o.randseed.empty())
+      return fail(usage_error("--randseed", "does not apply with --hosts: fio on each host draws its own seeds (randrepeat=0)", "drop --randseed"));
     if (!o.devices.empty() || o.all || o.parallel || !o.rate_caps.empty() || !o.precondition_limit.empty())
       return fail(usage_error("--hosts", "takes its devices from the inventory", "leave out --device, --all, --parallel, --rate-cap and --precondition-limit"));
     return run_hosts_command(HostsCliOptions{o.hosts, o.suite, o.profile, o.out, o.duration, o.fio_engine, o.host_profile, o.destroy, o.quiet,
@@ -163,6 +167,11 @@ int run_suite_command(const RunCliOptions& o) {
   if (!verify_memory || *verify_memory < (1u << 20))
     return fail(usage_error("--verify-memory", fmt::format("'{}' is not a size of at least 1m", o.verify_memory), "e.g. 512m, 2g"));
   ropts.verify_memory_bytes = *verify_memory;
+  if (!o.randseed.empty()) {
+    ropts.randseed = parse_seed(o.randseed);
+    if (!ropts.randseed)
+      return fail(usage_error("--randseed", fmt::format("'{}' is not a whole number", o.randseed), "the randseed of the report to repeat, e.g. 12345"));
+  }
   auto caps = parse_rate_caps(o.rate_caps);
   if (!caps) return fail(caps.error());
   // The report is claimed (its temporary file created beside it and held open) before any device
@@ -395,6 +404,7 @@ Action register_run(CLI::App& app) {
   run->add_option("--verify-memory", o->verify_memory,
                   "Memory for verification state, the whole run (split over devices in parallel); large devices get coarser state, see README")
       ->capture_default_str();
+  run->add_option("--randseed", o->randseed, "Repeat the offsets and write data of the run whose report shows this randseed (default: a new seed per run)");
   run->add_flag("--quiet,-q", o->quiet, "No progress on stderr");
   run->add_option("--hosts", o->hosts, "Hosts inventory (JSON): run the suite on many hosts at once through fio's client/server engine over SSH");
   run->add_option("--host-profile", o->host_profile, "With --hosts: limits each host's own numbers must meet (NAME or FILE), beside --profile's on the merged numbers");

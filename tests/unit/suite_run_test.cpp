@@ -10,6 +10,7 @@
 #include <atomic>
 #include <filesystem>
 #include <mutex>
+#include <set>
 
 #include "runner/report/report_json.hpp"
 #include "runner/report/report_text.hpp"
@@ -153,6 +154,59 @@ TEST(SuiteRun, RunsThePhasesInOrderAndJudgesAgainstTheProfile) {
   std::string text = render_report_text(doc);
   EXPECT_NE(text.find("OVERALL: FAIL"), std::string::npos) << text;
   EXPECT_NE(text.find("max-iops"), std::string::npos);
+}
+
+namespace {
+
+// Every engine run's seed in a result: the preconditioning is not kept, each round's and each
+// workload's (its last step) are.
+std::vector<uint64_t> seeds_of(const RunResult& r) {
+  std::vector<uint64_t> seeds;
+  for (const auto& d : r.devices)
+    for (const auto& t : d.tests)
+      for (const auto& w : t.workloads) {
+        for (const auto& round : w.rounds) seeds.push_back(round.randseed);
+        seeds.push_back(w.workload.seed);
+      }
+  return seeds;
+}
+
+RunResult run_null_suite(std::optional<uint64_t> randseed) {
+  auto suite = suites::parse_suite(kSuite, "null.json");
+  EXPECT_TRUE(suite.ok());
+  RunPlan plan;
+  plan.suite = *suite;
+  plan.options.randseed = randseed;
+  devices::Device dev;
+  dev.path = "null";
+  dev.size_bytes = 64u << 20;
+  plan.devices.push_back(DevicePlan{dev, Target::null(64u << 20), std::nullopt, "", 0});
+  Recorder rec;
+  return run_suite(plan, RunHooks{}, rec);
+}
+
+}  // namespace
+
+TEST(SuiteRun, EveryRoundAndWorkloadHasASeedOfItsOwnAndEveryRunItsOwnSeeds) {
+  RunResult a = run_null_suite(std::nullopt), b = run_null_suite(std::nullopt);
+  EXPECT_NE(a.randseed, b.randseed);
+  const std::vector<uint64_t> sa = seeds_of(a), sb = seeds_of(b);
+  ASSERT_GE(sa.size(), 10u);  // rounds of three workloads, and the workloads
+  std::set<uint64_t> distinct(sa.begin(), sa.end());
+  // The final window of a steady-state workload is its rounds joined: its seed is its last round's.
+  // Everything else differs: no round, step or workload repeats another's data or offsets.
+  size_t joined = 0;
+  for (const auto& t : a.devices[0].tests)
+    for (const auto& w : t.workloads) joined += w.result_is_window;
+  EXPECT_EQ(distinct.size(), sa.size() - joined);
+  for (uint64_t s : sb) EXPECT_EQ(distinct.count(s), 0u) << "a second run repeats a seed of the first";
+  // Asked for, the seed repeats the run: the same seeds in the same order.
+  RunResult c = run_null_suite(a.randseed);
+  EXPECT_EQ(c.randseed, a.randseed);
+  EXPECT_EQ(seeds_of(c), sa);
+  auto doc = report_json(c, probe_host());
+  EXPECT_EQ(doc.at("randseed").to_number<uint64_t>(), a.randseed);
+  EXPECT_NE(render_report_text(doc).find(fmt::format("randseed {}", a.randseed)), std::string::npos);
 }
 
 TEST(SuiteRun, AStopRequestEndsTheRunWithAPartialResult) {
