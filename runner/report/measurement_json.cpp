@@ -154,6 +154,8 @@ json::object io_document(const Measurement& m, std::string_view filename) {
   json::object doc;
   doc["diskvet_version"] = kVersion;
   doc["fio_equivalent"] = fio_command_line(m.workload, filename);
+  if (std::string notes = fio_command_notes(m.workload); !notes.empty()) doc["fio_notes"] = notes;
+  doc["randseed"] = m.workload.seed;  // --randseed repeats this run's offsets and data
   json::array jobs;
   jobs.push_back(job_json(m, "diskvet", filename));
   doc["jobs"] = std::move(jobs);
