@@ -18,6 +18,7 @@
 #include "devices/file_system.hpp"
 #include "devices/write_gate.hpp"
 #include "runner/io/engine.hpp"
+#include "runner/io/seed.hpp"
 #include "runner/report/fio_hist_log.hpp"
 #include "runner/report/fio_json.hpp"
 #include "runner/report/fio_logs.hpp"
@@ -56,6 +57,9 @@ struct IoOptions {
   std::string spin = "0";
   std::string io_timeout = "30s";
   uint32_t batch_submit = 1;
+  std::string randseed;  // empty: a seed of the run's own
+  uint32_t randrepeat = 0;
+  bool norandommap = false;
   std::string write_iolog;
   std::vector<std::string> destroy;
   std::string directory;  // a test file of our own there instead of --filename
@@ -150,6 +154,16 @@ Result<Workload> to_workload(const IoOptions& o) {
   if (!io_timeout) return usage_error("--io-timeout", fmt::format("'{}' is not a duration", o.io_timeout), "e.g. 30s");
   w.io_timeout_s = *io_timeout;
   w.io_grace_s = *io_timeout;  // given up on after twice the timeout, as in suites by default
+  // Seeded per run (write data and offsets differ from every earlier run) unless the user asks to
+  // repeat one: --randseed N, or fio's randrepeat=1 (a fixed seed; fio's default, not ours).
+  if (!o.randseed.empty()) {
+    auto seed = parse_seed(o.randseed);
+    if (!seed) return usage_error("--randseed", fmt::format("'{}' is not a whole number", o.randseed), "e.g. the randseed a report shows (decimal, or hex with 0x)");
+    w.seed = *seed;
+  } else if (o.randrepeat == 0) {
+    w.seed = random_seed();
+  }
+  w.random_map = !o.norandommap;
   return w;
 }
 
@@ -342,6 +356,11 @@ Action register_io(CLI::App& app) {
                  "This share of writes repeats an earlier write's data; default 0: every write unique")
       ->capture_default_str();
   io->add_option("--io-size,--io_size", o->io_size, "Stop after this many bytes in total (default: time-based)");
+  io->add_option("--randseed", o->randseed, "Seed of offsets and write data: repeats the run that printed it (default: a new one per run)");
+  io->add_option("--randrepeat", o->randrepeat, "1: a fixed seed, every run the same data and offsets (fio's default); 0: a new seed per run")
+      ->capture_default_str()
+      ->check(CLI::Range(0, 1));
+  io->add_flag("--norandommap", o->norandommap, "Random offsets drawn independently (fio's norandommap); default: every block once per pass");
   io->add_option("--engine,--ioengine", o->engine, "io_uring | psync | null")->capture_default_str();
   io->add_option("--interval", o->interval, "Interval series resolution (default 1s)");
   io->add_option("--cpus-allowed,--cpus_allowed", o->cpus_allowed, "CPUs the job threads may run on, e.g. 0-3,6 (default: any)");

@@ -14,6 +14,7 @@
 #include "cli/run_progress.hpp"
 #include "common/units.hpp"
 #include "devices/consent.hpp"
+#include "runner/io/seed.hpp"
 #include "runner/plan/build_plan.hpp"
 #include "runner/report/fio_logs.hpp"
 #include "runner/report/report_file.hpp"
@@ -50,6 +51,7 @@ struct RunCliOptions {
   std::string connect_timeout;  // with --hosts: ssh's ConnectTimeout and the wait for each host's first answer
   std::string host_profile;
   std::string verify_memory = "512m";
+  std::string randseed;  // empty: the run draws its own
   bool quiet = false;
 };
 
@@ -95,6 +97,11 @@ Result<PlanRequest> plan_request(const RunCliOptions& o) {
   auto verify_memory = parse_size_option(o.verify_memory, "--verify-memory", uint64_t{1} << 20, "e.g. 512m, 2g");
   if (!verify_memory) return verify_memory.error();
   r.options.verify_memory_bytes = *verify_memory;
+  if (!o.randseed.empty()) {
+    r.options.randseed = parse_seed(o.randseed);
+    if (!r.options.randseed)
+      return usage_error("--randseed", fmt::format("'{}' is not a whole number", o.randseed), "the randseed of the report to repeat, e.g. 12345");
+  }
   auto caps = parse_rate_caps(o.rate_caps);
   if (!caps) return caps.error();
   r.rate_caps = std::move(*caps);
@@ -122,6 +129,8 @@ Result<PlanRequest> plan_request(const RunCliOptions& o) {
 
 int run_suite_command(const RunCliOptions& o) {
   if (!o.hosts.empty()) {
+    if (!o.randseed.empty())
+      return fail(usage_error("--randseed", "does not apply with --hosts: fio on each host draws its own seeds (randrepeat=0)", "drop --randseed"));
     if (!o.devices.empty() || o.all || o.parallel || !o.rate_caps.empty() || !o.precondition_limit.empty())
       return fail(usage_error("--hosts", "takes its devices from the inventory", "leave out --device, --all, --parallel, --rate-cap and --precondition-limit"));
     return run_hosts_command(HostsCliOptions{o.hosts, o.suite, o.profile, o.out, o.duration, o.fio_engine, o.host_profile, o.destroy, o.quiet,
@@ -222,6 +231,7 @@ Action register_run(CLI::App& app) {
   run->add_option("--verify-memory", o->verify_memory,
                   "Memory for verification state, the whole run (split over devices in parallel); large devices get coarser state, see README")
       ->capture_default_str();
+  run->add_option("--randseed", o->randseed, "Repeat the offsets and write data of the run whose report shows this randseed (default: a new seed per run)");
   run->add_flag("--quiet,-q", o->quiet, "No progress on stderr");
   run->add_option("--hosts", o->hosts, "Hosts inventory (JSON): run the suite on many hosts at once through fio's client/server engine over SSH");
   run->add_option("--host-profile", o->host_profile, "With --hosts: limits each host's own numbers must meet (NAME or FILE), beside --profile's on the merged numbers");

@@ -18,13 +18,6 @@ std::string fio_engine(BackendKind b) {
 
 namespace {
 
-// fio reads a bare number as seconds; fractions go in milliseconds.
-std::string fio_time(double s) {
-  const double ms = std::round(s * 1000);
-  if (std::fmod(ms, 1000) == 0) return fmt::format("{}", static_cast<uint64_t>(ms / 1000));
-  return fmt::format("{}ms", static_cast<uint64_t>(ms));
-}
-
 std::string percentile_list(const std::vector<double>& p) {
   std::string out;
   for (double v : p) out += fmt::format("{}{}", out.empty() ? "" : ":", v);

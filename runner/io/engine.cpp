@@ -18,25 +18,14 @@
 #include "runner/io/backend_uring.hpp"
 #include "runner/io/interval_latency.hpp"
 #include "runner/io/iolog.hpp"
+#include "runner/io/seed.hpp"
 
 namespace diskvet::runner {
-
-__extension__ typedef unsigned __int128 Uint128;  // exact products of 64-bit counts
-
-JobShare job_share(uint64_t blocks, uint32_t numjobs, uint32_t j) {
-  // The first blocks % numjobs jobs take one block more: the shares tile the region exactly.
-  const uint64_t base = blocks / numjobs, extra = blocks % numjobs;
-  return {j * base + std::min<uint64_t>(j, extra), base + (j < extra ? 1 : 0)};
-}
 
 std::vector<JobPlan> plan_jobs(const Workload& w) {
   std::vector<JobPlan> plans;
   const uint64_t blocks = w.size_bytes / w.bs_bytes;
-  const bool split = !is_random(w.rw) || w.verify;
-  // An io limit in whole I/Os, dealt out so the jobs' limits add up to it: in proportion to each
-  // job's share of the region when the jobs split it (a pass of the region is a pass of each share),
-  // evenly when they share it. Every job does at least one I/O (a limit of 0 would mean none).
-  const uint64_t limit_ios = w.io_limit_bytes ? (w.io_limit_bytes + w.bs_bytes - 1) / w.bs_bytes : 0;
+  const bool split = splits_region(w);
   for (uint32_t j = 0; j < w.numjobs; ++j) {
     JobPlan p;
     p.index = j;
@@ -55,16 +44,9 @@ std::vector<JobPlan> plan_jobs(const Workload& w) {
     p.rate_iops = w.rate_iops;
     p.data = w.data;
     p.batch_submit = std::min(w.iodepth_batch_submit, p.depth);  // 0: with each wait
-    if (limit_ios) {
-      // 128-bit products: limit_ios x blocks overflows 64 bits for passes over very large regions.
-      auto upto = [&](uint64_t part, uint64_t whole) {
-        return static_cast<uint64_t>(static_cast<Uint128>(limit_ios) * part / whole);
-      };
-      const uint64_t ios = split ? upto(share.first_block + share.blocks, blocks) - upto(share.first_block, blocks)
-                                 : upto(j + 1, w.numjobs) - upto(j, w.numjobs);
-      p.io_limit_bytes = std::max<uint64_t>(ios, 1) * w.bs_bytes;
-    }
-    p.seed = w.seed * 0x9e3779b97f4a7c15 + j + 1;
+    p.io_limit_bytes = job_limit_ios(w, j) * w.bs_bytes;
+    p.seed = derive_seed(w.seed, j);
+    p.random_map = w.random_map;
     p.io_timeout_ns = static_cast<uint64_t>(w.io_timeout_s * 1e9);
     plans.push_back(p);
   }

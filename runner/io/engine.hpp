@@ -50,15 +50,6 @@ struct RunControl {
 // run within this plus the time the I/Os already out take to complete (DESIGN.md: 100 ms).
 inline constexpr uint64_t kEnginePollNs = 20'000'000;
 
-// One job's consecutive share of a region of `blocks` blocks split over `numjobs` jobs: the shares
-// tile the region exactly (the first blocks % numjobs jobs take one block more), so a pass of every
-// share is one pass of every block.
-struct JobShare {
-  uint64_t first_block = 0;
-  uint64_t blocks = 0;
-};
-JobShare job_share(uint64_t blocks, uint32_t numjobs, uint32_t job);
-
 // Splits a validated workload into per-job plans: random jobs share the region, sequential and
 // verifying jobs get consecutive shares of it (job_share); an io limit is dealt out so the jobs'
 // limits add up to it; psync runs at an effective depth of 1.

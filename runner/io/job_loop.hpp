@@ -17,6 +17,7 @@
 #include "runner/io/backend.hpp"
 #include "runner/io/clock.hpp"
 #include "runner/io/measurement.hpp"
+#include "runner/io/random_map.hpp"
 #include "runner/io/rate_limit.hpp"
 #include "runner/io/rng.hpp"
 #include "runner/io/verify_job.hpp"
@@ -38,6 +39,7 @@ struct JobPlan {
   uint32_t batch_submit = 0;        // stage this many, then submit (fio's iodepth_batch_submit); 0: with the wait
   uint64_t io_limit_bytes = 0;  // this job's share; 0 = none
   uint64_t seed = 1;
+  bool random_map = true;  // fio's random map: every block of the region once per pass (random_map.hpp)
   uint64_t io_timeout_ns = 30'000'000'000;  // an I/O out longer is a stall (Workload::io_timeout_s)
 };
 
@@ -125,6 +127,8 @@ void run_job(B& backend, const JobPlan& plan, const Timeline& tl, const std::ato
 
   Rng rng(plan.seed);
   const bool random = is_random(plan.rw);
+  const bool mapped = random && plan.random_map;
+  RandomMap map(plan.region_blocks, plan.seed ^ 0x6d6170);
   const bool mixed = plan.read_pct != 0 && plan.read_pct != 100;
   const Direction fixed_dir = plan.read_pct == 0 ? Direction::write : Direction::read;
   uint64_t seq_block = 0;
@@ -189,7 +193,9 @@ void run_job(B& backend, const JobPlan& plan, const Timeline& tl, const std::ato
       }
       uint32_t s = free_slots[--free_count];
       uint64_t block;
-      if (random) {
+      if (mapped) {
+        block = map.next();
+      } else if (random) {
         block = rng.below(plan.region_blocks);
       } else {
         block = seq_block;

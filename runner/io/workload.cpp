@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <vector>
 
 #include "common/units.hpp"
 #include "runner/io/rate_limit.hpp"
@@ -156,11 +157,72 @@ Result<Workload> validate(Workload w, uint64_t target_size, uint32_t lbs) {
   return w;
 }
 
+JobShare job_share(uint64_t blocks, uint32_t numjobs, uint32_t j) {
+  // The first blocks % numjobs jobs take one block more: the shares tile the region exactly.
+  const uint64_t base = blocks / numjobs, extra = blocks % numjobs;
+  return {j * base + std::min<uint64_t>(j, extra), base + (j < extra ? 1 : 0)};
+}
+
+bool splits_region(const Workload& w) { return !is_random(w.rw) || w.verify; }
+
+uint64_t job_limit_ios(const Workload& w, uint32_t j) {
+  if (!w.io_limit_bytes) return 0;
+  const uint64_t blocks = w.size_bytes / w.bs_bytes;
+  const uint64_t limit_ios = (w.io_limit_bytes + w.bs_bytes - 1) / w.bs_bytes;
+  // 128-bit products: limit_ios x blocks overflows 64 bits for passes over very large regions.
+  auto upto = [&](uint64_t part, uint64_t whole) { return static_cast<uint64_t>(static_cast<Uint128>(limit_ios) * part / whole); };
+  uint64_t ios;
+  if (splits_region(w)) {
+    const JobShare share = job_share(blocks, w.numjobs, j);
+    ios = upto(share.first_block + share.blocks, blocks) - upto(share.first_block, blocks);
+  } else {
+    ios = upto(j + 1, w.numjobs) - upto(j, w.numjobs);
+  }
+  return std::max<uint64_t>(ios, 1);
+}
+
+std::string fio_time(double seconds) {
+  const auto us = static_cast<uint64_t>(std::llround(std::max(seconds, 0.0) * 1e6));
+  if (us % 1'000'000 == 0) return fmt::format("{}s", us / 1'000'000);
+  if (us % 1'000 == 0) return fmt::format("{}ms", us / 1'000);
+  return fmt::format("{}us", us);
+}
+
+namespace {
+
+// Consecutive jobs that fio can run as one job definition: the same share of the region (when the
+// jobs split it; offset_increment steps from one share to the next) and the same io limit.
+struct JobGroup {
+  uint32_t first_job = 0;
+  uint32_t jobs = 0;
+  JobShare share;       // the first job's (blocks 0: the jobs share the region)
+  uint64_t limit_ios = 0;
+};
+
+std::vector<JobGroup> job_groups(const Workload& w) {
+  std::vector<JobGroup> groups;
+  const uint64_t blocks = w.size_bytes / w.bs_bytes;
+  for (uint32_t j = 0; j < w.numjobs; ++j) {
+    const JobShare share = splits_region(w) ? job_share(blocks, w.numjobs, j) : JobShare{};
+    const uint64_t ios = job_limit_ios(w, j);
+    if (groups.empty() || groups.back().share.blocks != share.blocks || groups.back().limit_ios != ios)
+      groups.push_back({j, 0, share, ios});
+    ++groups.back().jobs;
+  }
+  return groups;
+}
+
+}  // namespace
+
 std::string fio_command_line(const Workload& w, std::string_view filename) {
-  // Jobs that each own a share of the region (as plan_jobs splits them): global options first,
-  // their job definitions at the end (see below).
-  const bool split = w.numjobs > 1 && (!is_random(w.rw) || w.verify);
-  std::string cmd = split ? std::string("fio") : fmt::format("fio --name=diskvet --numjobs={}", w.numjobs);
+  // fio's size, offset_increment and io_size are one per job definition: jobs that differ in them
+  // (uneven shares of a split region, io limits that do not divide evenly) are several job
+  // definitions after the global options, reported as one group; each moves exactly the I/Os
+  // plan_jobs gives its jobs.
+  const bool split = w.numjobs > 1 && splits_region(w);
+  const std::vector<JobGroup> groups = job_groups(w);
+  const bool definitions_last = split || groups.size() > 1;
+  std::string cmd = definitions_last ? std::string("fio") : fmt::format("fio --name=diskvet --numjobs={}", w.numjobs);
   cmd += fmt::format(" --filename={} --direct=1 --ioengine={} --rw={} --bs={} --iodepth={}", filename,
                      w.engine == BackendKind::io_uring ? "io_uring" : (w.engine == BackendKind::psync ? "psync" : "null"), to_string(w.rw),
                      w.bs_bytes, w.iodepth);
@@ -168,6 +230,10 @@ std::string fio_command_line(const Workload& w, std::string_view filename) {
   if (reads(w.rw) && writes(w.rw)) cmd += fmt::format(" --rwmixread={}", w.rwmixread_pct);
   if (!split && w.offset_bytes) cmd += fmt::format(" --offset={}", w.offset_bytes);
   if (!split && w.size_bytes) cmd += fmt::format(" --size={}", w.size_bytes);
+  // The run's seed: fio's own generators differ from ours, but the line gives fio a seed of its own
+  // per workload, so fio too writes data and offsets another workload's line does not repeat.
+  cmd += fmt::format(" --randseed={}", w.seed);
+  if (is_random(w.rw) && !w.random_map) cmd += " --norandommap";
   if (w.rate_capped()) cmd += fmt::format(" --rate_iops={}", format_rate_iops(w.rate_iops));
   // Write data: fio's default scrambles only a word per 512 bytes of a buffer filled once; ours is
   // unique in every word, which is fio's refill_buffers (verification writes carry their blocks).
@@ -178,32 +244,47 @@ std::string fio_command_line(const Workload& w, std::string_view filename) {
   }
   if (w.iodepth_batch_submit != 1)
     cmd += fmt::format(" --iodepth_batch_submit={}", w.iodepth_batch_submit ? w.iodepth_batch_submit : w.iodepth);
-  if (w.io_limit_bytes && !split) cmd += fmt::format(" --io_size={}", w.io_limit_bytes / w.numjobs);
-  if (!w.io_limit_bytes) cmd += fmt::format(" --time_based --runtime={}", w.runtime_s);
-  if (w.ramp_s > 0) cmd += fmt::format(" --ramp_time={}", w.ramp_s);
+  // Each wait reaps every completion there is, then refills every free slot (submitting every
+  // iodepth_batch_submit): fio's iodepth_batch_complete_max=iodepth. fio's default reaps one per
+  // wait and refills one, so a batch of staged I/Os would rarely form (issue 25).
+  if (w.iodepth > 1 && w.engine == BackendKind::io_uring) cmd += fmt::format(" --iodepth_batch_complete_max={}", w.iodepth);
+  if (!definitions_last && w.io_limit_bytes) cmd += fmt::format(" --io_size={}", groups.front().limit_ios * w.bs_bytes);
+  // With an io limit the runtime still ends the run when it comes first, in fio as in diskvet.
+  cmd += fmt::format("{} --runtime={}", w.io_limit_bytes ? "" : " --time_based", fio_time(w.runtime_s));
+  if (w.ramp_s > 0) cmd += fmt::format(" --ramp_time={}", fio_time(w.ramp_s));
   if (!w.cpus.empty()) cmd += fmt::format(" --cpus_allowed={} --cpus_allowed_policy={}", w.cpus.to_string(), to_string(w.cpus_policy));
   // fio's nearest verification: crc32c blocks, checked after writing (and behind, for mixed load).
   if (w.verify && writes(w.rw)) cmd += reads(w.rw) ? fmt::format(" --verify=crc32c --verify_backlog={}", w.iodepth) : " --verify=crc32c --do_verify=0";
   if (w.verify && !writes(w.rw)) cmd += " --verify=crc32c --verify_only";
   cmd += " --group_reporting --output-format=json";
-  if (split) {
-    // Jobs that each own a consecutive share of the region, as plan_jobs splits it: the first
-    // blocks % numjobs jobs one block more. fio's size and offset_increment are one per job
-    // definition, so the longer and the shorter shares are two job definitions after the global
-    // options (one when the blocks divide evenly), reported as one group; each covers its blocks
-    // once per pass, and an io limit is dealt out in proportion to the shares.
-    const uint64_t blocks = w.size_bytes / w.bs_bytes, base = blocks / w.numjobs, extra = blocks % w.numjobs;
-    const uint64_t limit_ios = w.io_limit_bytes ? (w.io_limit_bytes + w.bs_bytes - 1) / w.bs_bytes : 0;
-    auto group = [&](uint64_t jobs, uint64_t first_block, uint64_t share_blocks, std::string_view name) {
-      if (jobs == 0) return;
-      cmd += fmt::format(" --name={} --numjobs={} --offset={} --size={} --offset_increment={}", name, jobs,
-                         w.offset_bytes + first_block * w.bs_bytes, share_blocks * w.bs_bytes, share_blocks * w.bs_bytes);
-      if (limit_ios) cmd += fmt::format(" --io_size={}", std::max<uint64_t>(1, static_cast<uint64_t>(static_cast<Uint128>(limit_ios) * share_blocks / blocks)) * w.bs_bytes);
-    };
-    group(extra, 0, base + 1, "diskvet");
-    group(w.numjobs - extra, extra * (base + 1), base, extra ? "diskvet-rest" : "diskvet");
+  if (!definitions_last) return cmd;
+  for (size_t g = 0; g < groups.size(); ++g) {
+    const JobGroup& jg = groups[g];
+    const std::string name = g == 0 ? "diskvet" : g == 1 ? "diskvet-rest" : fmt::format("diskvet-rest{}", g);
+    cmd += fmt::format(" --name={} --numjobs={}", name, jg.jobs);
+    if (split)
+      cmd += fmt::format(" --offset={} --size={} --offset_increment={}", w.offset_bytes + jg.share.first_block * w.bs_bytes,
+                         jg.share.blocks * w.bs_bytes, jg.share.blocks * w.bs_bytes);
+    if (jg.limit_ios) cmd += fmt::format(" --io_size={}", jg.limit_ios * w.bs_bytes);
   }
   return cmd;
+}
+
+std::string fio_command_notes(const Workload& w) {
+  std::vector<std::string> notes;
+  if (w.spin_us)
+    notes.push_back(fmt::format("diskvet polls its completion ring for {}us before sleeping (--spin); fio has no such option, so fio's "
+                                "low-depth latencies include a wake-up diskvet's do not",
+                                w.spin_us));
+  if (w.iodepth_batch_submit == 0 && w.engine == BackendKind::io_uring)
+    notes.push_back("diskvet submits the staged I/Os with each wait for completions (one system call); fio's nearest, "
+                    "iodepth_batch_submit=iodepth, submits them in a call of its own");
+  if (w.verify) notes.push_back("diskvet's verification blocks are checked as they are read during the run; fio's verify is the nearest");
+  if (writes(w.rw) && !w.verify)
+    notes.push_back("fio fills writes from its own generator: with the same randseed fio repeats its own data, not diskvet's");
+  std::string out;
+  for (const auto& n : notes) out += (out.empty() ? "" : "; ") + n;
+  return out;
 }
 
 }  // namespace diskvet::runner

@@ -51,7 +51,12 @@ struct Workload {
   uint64_t io_limit_bytes = 0;
   BackendKind engine = BackendKind::io_uring;
   double interval_s = 1.0;  // interval series resolution
+  // Offsets, mix and write data of every job derive from it (runner/io/seed.hpp). Front ends give
+  // each run, and each engine run of a suite, its own: a fixed value repeats the run's data exactly.
   uint64_t seed = 0x6469736b766574;  // "diskvet"
+  // fio's random map (its default): a random job touches every block of its region once per pass.
+  // false is fio's norandommap: each offset drawn independently, some blocks twice, others not at all.
+  bool random_map = true;
   // Writes carry verification blocks and reads check them (needs a VerifyState from the caller);
   // each job then owns its own share of the region, random or not.
   bool verify = false;
@@ -94,7 +99,32 @@ std::string format_rate_iops(const std::array<uint64_t, kDirections>& r);
 // jobs and over the directions by the read/write mix (a lab option emulating a slower device).
 void cap_total_iops(Workload& w, uint64_t total_iops);
 
+// One job's consecutive share of a region of `blocks` blocks split over `numjobs` jobs: the shares
+// tile the region exactly (the first blocks % numjobs jobs take one block more), so a pass of every
+// share is one pass of every block.
+struct JobShare {
+  uint64_t first_block = 0;
+  uint64_t blocks = 0;
+};
+JobShare job_share(uint64_t blocks, uint32_t numjobs, uint32_t job);
+
+// Whether the jobs split the region into consecutive shares (sequential or verifying workloads) or
+// each range over all of it (random ones).
+bool splits_region(const Workload& w);
+
+// Job `job`'s part of the workload's io limit, in I/Os (0: no limit). The parts add up to the limit:
+// in proportion to each job's share of the region when the jobs split it (a pass of the region is a
+// pass of each share), evenly when they share it; every job does at least one I/O.
+uint64_t job_limit_ios(const Workload& w, uint32_t job);
+
+// A duration in the unit fio parses exactly: "2s", "500ms", "1500us" (a bare "0.5" is 0 to fio).
+std::string fio_time(double seconds);
+
 // The equivalent fio command line, for reports and for anyone who wants to check us with fio.
 std::string fio_command_line(const Workload& w, std::string_view filename);
+
+// What the fio line cannot say, in words (empty when it says everything): why fio's numbers for the
+// same line may differ, e.g. a --spin that fio has no option for.
+std::string fio_command_notes(const Workload& w);
 
 }  // namespace diskvet::runner

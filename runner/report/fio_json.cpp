@@ -176,6 +176,8 @@ json::object fio_io_document(const Measurement& m, std::string_view filename, Fi
   doc["time"] = buf.data();
   doc["diskvet_version"] = kVersion;
   doc["fio_equivalent"] = fio_command_line(m.workload, filename);
+  if (std::string notes = fio_command_notes(m.workload); !notes.empty()) doc["fio_notes"] = notes;
+  doc["randseed"] = m.workload.seed;  // --randseed repeats this run's offsets and data
   doc["jobs"] = json::array{std::move(job)};
   json::array util;
   if (disk) {

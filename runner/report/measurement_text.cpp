@@ -15,6 +15,8 @@ std::string render_text(const Measurement& m, const std::string& filename) {
                      format_bytes(w.bs_bytes), w.iodepth, w.numjobs, to_string(w.engine), m.elapsed_s,
                      m.interrupted ? "  ** INTERRUPTED: partial results **" : "");
   if (w.rate_capped()) out += fmt::format("  rate_iops={} per job (reads,writes)\n", format_rate_iops(w.rate_iops));
+  out += fmt::format("  randseed={} (--randseed repeats these offsets and data){}\n", w.seed,
+                     is_random(w.rw) && !w.random_map ? ", norandommap" : "");
   if (writes(w.rw))
     out += fmt::format("  write data: {}\n", w.verify ? "verification blocks, unique per block and generation" : describe(w.data));
   for (auto d : {Direction::read, Direction::write}) {

@@ -133,6 +133,7 @@ json::object workload_json(const WorkloadRecord& r) {
   if (writes(w.rw)) o["write_data"] = w.verify ? "verification blocks, unique per block and generation" : describe(w.data);
   o["engine"] = to_string(w.engine);
   o["fio"] = fio_command_line(w, r.target_path);
+  if (std::string notes = fio_command_notes(w); !notes.empty()) o["fio_notes"] = notes;
   o["ran"] = r.ran;
   if (!r.error.empty()) o["error"] = r.error;
   if (!r.skipped.empty()) o["skipped"] = r.skipped;
@@ -153,7 +154,7 @@ json::object workload_json(const WorkloadRecord& r) {
     ss["attained"] = r.steady_state && r.steady_state->attained;
     ss["rounds_used"] = r.steady_state ? r.steady_state->rounds_used : r.rounds.size();
     json::array rounds;
-    for (const auto& x : r.rounds) rounds.push_back(json::object{{"iops", x.iops}, {"lat_mean_us", x.lat_mean_us}, {"tracked", x.tracked}});
+    for (const auto& x : r.rounds) rounds.push_back(json::object{{"iops", x.iops}, {"lat_mean_us", x.lat_mean_us}, {"tracked", x.tracked}, {"randseed", x.randseed}});
     ss["rounds"] = std::move(rounds);
     ss["window"] = r.steady_state && r.steady_state->window ? json::value(window_json(*r.steady_state->window)) : json::value(nullptr);
     if (!r.rounds_workload.empty()) ss["workload"] = r.rounds_workload;
@@ -297,6 +298,7 @@ json::object report_json(const RunResult& r, const HostInfo& host) {
   }
   o["profile"] = r.measurement_only ? json::value("none") : profile;
   o["measurement_only"] = r.measurement_only;
+  o["randseed"] = r.randseed;  // --randseed with it repeats the run's offsets and write data
   o["verdict"] = to_string(r.verdict);
   o["exit_code"] = r.exit_code();
   o["complete"] = !r.aborted;

@@ -128,6 +128,9 @@ std::string render_report_text(const json::object& r) {
   const json::value& suite = obj(doc, "suite");
   out += fmt::format("diskvet {} - suite '{}' - {} device(s) - {} .. {}\n", str(obj(doc, "tool"), "version"), str(suite, "name"),
                      arr(doc, "devices").size(), str(doc, "started"), str(doc, "finished"));
+  if (const json::value* seed = doc.as_object().if_contains("randseed"); seed && seed->is_number())
+    out += fmt::format("randseed {} (diskvet run --randseed {} repeats its offsets and write data)\n", seed->to_number<uint64_t>(),
+                       seed->to_number<uint64_t>());
   if (!flag(doc, "complete")) out += fmt::format("** PARTIAL REPORT: {} **\n", str(doc, "aborted"));
   for (const auto& dev : arr(doc, "devices")) {
     std::string ident = str(dev, "model");

@@ -132,6 +132,7 @@ DeviceResult run_device(DevicePlan& d, const suites::Suite& suite, const RunOpti
   const Target& target = d.target;
   const bool writable = target.writable();
   auto stopped = [&] { return opt.stop && opt.stop->load(); };
+  SeedSequence seeds(d.seed);  // one per engine run on this device, in the order they run
 
   // The tested region: whole MiBs, so every block size of the suite divides it.
   const Region region = tested_region(target.info().size_bytes, suite);
@@ -193,7 +194,7 @@ DeviceResult run_device(DevicePlan& d, const suites::Suite& suite, const RunOpti
   const double limit_s = opt.precondition_limit_s.value_or(suite.precondition.limit_s);
   auto run_precondition = [&](const std::string& why) {
     ev.on_phase(PhaseEvent{dev, Phase::precondition, "", -1, why});
-    res.precondition = precondition(target, region, suite.precondition, limit_s, ev, dev, opt.stop);
+    res.precondition = precondition(target, region, suite.precondition, limit_s, ev, dev, opt.stop, seeds.next());
     if (res.precondition.reason.empty()) res.precondition.reason = why;
     else res.precondition.reason = why + "; " + res.precondition.reason;
   };
@@ -301,7 +302,7 @@ DeviceResult run_device(DevicePlan& d, const suites::Suite& suite, const RunOpti
     };
     if (spec.matrix) {
       // Every cell in every round: one unit, steady state decided on the tracked cell.
-      WorkloadContext c{target, region, suite, spec, 0, d.rate_cap_iops, opt.duration_s, ev, dev, opt.stop, verify.get(), &res.watchdog};
+      WorkloadContext c{target, region, suite, spec, 0, d.rate_cap_iops, opt.duration_s, ev, dev, opt.stop, verify.get(), &res.watchdog, &seeds};
       if (!writable) {
         for (const auto& w : spec.workloads) refuse_write(w);
       } else {
@@ -320,7 +321,7 @@ DeviceResult run_device(DevicePlan& d, const suites::Suite& suite, const RunOpti
         refuse_write(spec.workloads[i]);
         continue;
       }
-      WorkloadContext c{target, region, suite, spec, i, d.rate_cap_iops, opt.duration_s, ev, dev, opt.stop, verify.get(), &res.watchdog};
+      WorkloadContext c{target, region, suite, spec, i, d.rate_cap_iops, opt.duration_s, ev, dev, opt.stop, verify.get(), &res.watchdog, &seeds};
       monitor.workload_starting();
       WorkloadRecord r = run_test_workload(c);
       monitor.workload_done(spec.id, r);

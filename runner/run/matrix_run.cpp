@@ -66,6 +66,7 @@ std::vector<WorkloadRecord> run_matrix_test(const WorkloadContext& c, MatrixReco
       rr.iops = m->total_iops();
       rr.lat_mean_us = measure(*m, MetricScope::total, MetricKind::lat_mean_us).value_or(0);
       rr.tracked = rr.iops;
+      rr.randseed = m->workload.seed;
       r.rounds.push_back(rr);
       // I/O errors end the matrix: the report names them; the cells keep the rounds they ran.
       failed = m->io_errors > 0 || m->abandoned;

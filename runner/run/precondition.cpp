@@ -24,10 +24,11 @@ Workload precondition_workload(const Target& target, Region region, const suites
 }
 
 PreconditionRecord precondition(const Target& target, Region region, const suites::PreconditionSpec& spec, double limit_s,
-                                RunEvents& events, const std::string& device, const std::atomic<bool>* stop) {
+                                RunEvents& events, const std::string& device, const std::atomic<bool>* stop, uint64_t seed) {
   PreconditionRecord rec;
   rec.capacities_target = spec.capacities;
-  const Workload w = precondition_workload(target, region, spec, limit_s);
+  Workload w = precondition_workload(target, region, spec, limit_s);
+  w.seed = seed;
   auto valid = validate(w, target.info().size_bytes, target.info().logical_block_size);
   if (!valid) {
     rec.reason = valid.error().message();

@@ -17,7 +17,8 @@ struct Region {
 // The preconditioning pass as one workload (validated by precondition() and by the plan check).
 Workload precondition_workload(const Target& target, Region region, const suites::PreconditionSpec& spec, double limit_s);
 
+// `seed`: the pass's offsets and write data (runner/io/seed.hpp), the device's next.
 PreconditionRecord precondition(const Target& target, Region region, const suites::PreconditionSpec& spec, double limit_s,
-                                RunEvents& events, const std::string& device, const std::atomic<bool>* stop);
+                                RunEvents& events, const std::string& device, const std::atomic<bool>* stop, uint64_t seed);
 
 }  // namespace diskvet::runner

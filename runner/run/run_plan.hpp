@@ -25,6 +25,9 @@ struct DevicePlan {
   // How the device's verification state is kept, sized by plan_verify_memory before anything is
   // written (unset: run_device sizes it from RunOptions::verify_memory_bytes).
   std::optional<VerifyLayout> verify_layout = std::nullopt;
+  // The first of this device's seeds (runner/io/seed.hpp): each engine run on it takes the next.
+  // run_suite derives it from the run's seed and the device's place in the plan.
+  uint64_t seed = 0;
 };
 
 // How far a long purge (a sanitize) is: fraction 0..1, the remaining time when known, a line of detail.
@@ -57,6 +60,8 @@ struct RunOptions {
   // Verification state of the whole run (every device, every job): split over the devices when they
   // run in parallel (--verify-memory).
   uint64_t verify_memory_bytes = kDefaultVerifyMemoryBytes;
+  // --randseed: repeat a run's offsets and write data; unset, the run draws a seed of its own.
+  std::optional<uint64_t> randseed;
 };
 
 struct RunPlan {

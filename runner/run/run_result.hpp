@@ -63,6 +63,7 @@ struct RoundRecord {
   double iops = 0;
   double lat_mean_us = 0;
   double tracked = 0;  // the value the detector saw
+  uint64_t randseed = 0;  // the round's own offsets and write data (runner/io/seed.hpp)
 };
 
 struct WorkloadRecord {
@@ -170,6 +171,7 @@ struct RunResult {
   bool aborted = false;   // interrupted or a runtime error: the report is partial and says so
   std::string abort_reason;
   bool measurement_only = false;  // --profile none (RunOptions)
+  uint64_t randseed = 0;          // the run's seed: --randseed with it repeats offsets and write data
   std::vector<std::string> notes;
   int exit_code() const { return runner::exit_code(verdict, aborted, measurement_only); }
 };

@@ -8,6 +8,7 @@
 #include <thread>
 #include <utility>
 
+#include "runner/io/seed.hpp"
 #include "runner/run/outliers.hpp"
 
 namespace diskvet::runner {
@@ -48,6 +49,10 @@ RunResult run_suite(RunPlan& plan, const RunHooks& hooks, RunEvents& sink) {
   r.measurement_only = plan.options.measurement_only;
   if (r.measurement_only) r.notes.push_back("measurement only (--profile none): no limits were judged; health, I/O errors and data verification still were");
   r.devices.resize(plan.devices.size());
+  // Every engine run of the run gets a seed of its own (device, then its runs in order), so no
+  // workload, round, pass or step repeats another's data or offsets, nor an earlier run's.
+  r.randseed = plan.options.randseed ? *plan.options.randseed : random_seed();
+  for (size_t i = 0; i < plan.devices.size(); ++i) plan.devices[i].seed = derive_seed(r.randseed, i);
   if (plan.options.parallel && plan.devices.size() > 1) {
     // Jobs that poll their completions would spin against each other for the host's cores: in a
     // shelf run every job sleeps while it waits, and the report says so.

@@ -20,8 +20,10 @@ std::string describe(const Workload& w) {
   return d;
 }
 
-Result<Measurement> run_step(const WorkloadContext& c, const Workload& w, Phase phase, const std::string& detail,
+Result<Measurement> run_step(const WorkloadContext& c, const Workload& asked, Phase phase, const std::string& detail,
                              std::function<bool(const IntervalSample&)> until) {
+  Workload w = asked;
+  if (c.seeds) w.seed = c.seeds->next();
   auto valid = validate(w, c.target.info().size_bytes, c.target.info().logical_block_size);
   if (!valid) return valid.error();
   c.events.on_phase(PhaseEvent{c.device, phase, c.test.id, static_cast<int>(c.index), detail});
@@ -102,6 +104,7 @@ bool steady_state_rounds(const WorkloadContext& c, const Workload& w, WorkloadRe
     rr.iops = m->total_iops();
     rr.lat_mean_us = measure(*m, MetricScope::total, MetricKind::lat_mean_us).value_or(0);
     rr.tracked = c.test.track_latency ? rr.lat_mean_us : rr.iops;
+    rr.randseed = m->workload.seed;
     rec.rounds.push_back(rr);
     tracked.push_back(rr.tracked);
     if (m->io_errors) {

@@ -7,6 +7,7 @@
 #include <optional>
 #include <string>
 
+#include "runner/io/seed.hpp"
 #include "runner/io/target.hpp"
 #include "runner/run/precondition.hpp"
 #include "runner/run/run_events.hpp"
@@ -29,6 +30,7 @@ struct WorkloadContext {
   const std::atomic<bool>* stop = nullptr;
   VerifyState* verify = nullptr;       // the device's block generations, for verifying workloads
   WatchdogRecord* watchdog = nullptr;  // every step's stalls, whatever the step (sweep, rounds, warmup)
+  SeedSequence* seeds = nullptr;       // the device's: each step takes the next (unset: the workload's own)
 };
 
 // The workload of the test as it will run on this device (region, rate cap, duration override);

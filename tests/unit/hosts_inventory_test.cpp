@@ -121,7 +121,7 @@ TEST(HostsJobFile, SaysTheWorkloadInFiosNamesWithOneJobPerDevice) {
   auto f = fio_job_file(spec_for(Pattern::randread));
   ASSERT_TRUE(f.ok()) << f.error().message();
   for (const char* line : {"ioengine=io_uring\n", "direct=1\n", "rw=randread\n", "bs=4096\n", "iodepth=32\n", "numjobs=4\n",
-                           "time_based=1\n", "runtime=60\n", "ramp_time=5\n", "startdelay=2500ms\n", "lat_percentiles=1\n",
+                           "time_based=1\n", "runtime=60s\n", "ramp_time=5s\n", "startdelay=2500ms\n", "lat_percentiles=1\n",
                            "percentile_list=50:99:99.99\n", "group_reporting=1\n", "write_iops_log=t1\n", "log_avg_msec=1000\n",
                            "log_unix_epoch=1\n", "[dev0]\nfilename=/dev/nvme0n1\n", "[dev1]\nfilename=/dev/nvme1n1\n"})
     EXPECT_NE(f->find(line), std::string::npos) << line << " missing from\n" << *f;

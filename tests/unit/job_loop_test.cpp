@@ -56,6 +56,24 @@ TEST(JobLoop, RandomOffsetsAreAlignedAndInsideTheRegion) {
   EXPECT_GT(distinct.size(), 990u);  // 50 draws per block: every block is hit
 }
 
+TEST(JobLoop, ARandomJobTouchesEveryBlockOncePerPassAsFiosRandomMap) {
+  const uint64_t blocks = 2048;
+  JobPlan p = plan_for(Pattern::randrw, 4096, 0, blocks, 8, 70);
+  JobRun r = run_limited(p, 3 * blocks);
+  ASSERT_EQ(r.backend.ios.size(), 3 * blocks);
+  for (uint64_t pass = 0; pass < 3; ++pass) {
+    std::set<uint64_t> touched;
+    for (uint64_t i = pass * blocks; i < (pass + 1) * blocks; ++i) touched.insert(r.backend.ios[i].offset);
+    EXPECT_EQ(touched.size(), blocks) << "pass " << pass;
+  }
+  // fio's norandommap: offsets drawn independently, so a pass's worth of I/Os misses about 1/e of the blocks.
+  p.random_map = false;
+  JobRun n = run_limited(p, blocks);
+  std::set<uint64_t> touched;
+  for (const auto& io : n.backend.ios) touched.insert(io.offset);
+  EXPECT_LT(touched.size(), blocks * 3 / 4);
+}
+
 TEST(JobLoop, SequentialWalksItsShareInOrderAndWraps) {
   JobRun r = run_limited(plan_for(Pattern::read, 4096, 40960, 10, 4), 25);
   ASSERT_EQ(r.backend.ios.size(), 25u);

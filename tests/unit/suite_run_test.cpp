@@ -10,7 +10,9 @@
 #include <atomic>
 #include <filesystem>
 #include <mutex>
+#include <set>
 
+#include "runner/io/seed.hpp"
 #include "runner/report/report_json.hpp"
 #include "runner/report/report_text.hpp"
 #include "suites/profile.hpp"
@@ -284,12 +286,14 @@ const char* kLooseProfile = R"({
   "limits": {"runs": {"read.iops": {"min": 1}}, "cannot-start": {"read.iops": {"min": 1}}}
 })";
 
-RunResult run_null(const char* suite_text, std::optional<suites::Profile> profile, bool measurement_only = false) {
+RunResult run_null(const char* suite_text, std::optional<suites::Profile> profile, bool measurement_only = false,
+                   std::optional<uint64_t> randseed = std::nullopt) {
   auto suite = suites::parse_suite(suite_text, "null.json");
   EXPECT_TRUE(suite.ok()) << suite.error().message();
   RunPlan plan;
   plan.suite = *suite;
   plan.options.measurement_only = measurement_only;
+  plan.options.randseed = randseed;
   devices::Device dev;
   dev.path = "null";
   dev.size_bytes = 64u << 20;
@@ -381,4 +385,49 @@ TEST(SuiteRun, AVerificationStateOverTheBudgetIsRefusedByThePlanAndStopsOnlyItsD
   EXPECT_NE(r.devices[0].facts.error.find("--verify-memory"), std::string::npos) << r.devices[0].facts.error;
   EXPECT_EQ(r.devices[0].verify.blocks_written, 0u);
   EXPECT_TRUE(r.devices[0].tests.empty());
+}
+
+namespace {
+
+// Every engine run's seed in a result: the preconditioning is not kept, each round's and each
+// workload's (its last step) are.
+std::vector<uint64_t> seeds_of(const RunResult& r) {
+  std::vector<uint64_t> seeds;
+  for (const auto& d : r.devices)
+    for (const auto& t : d.tests)
+      for (const auto& w : t.workloads) {
+        for (const auto& round : w.rounds) seeds.push_back(round.randseed);
+        seeds.push_back(w.workload.seed);
+      }
+  return seeds;
+}
+
+}  // namespace
+
+TEST(SuiteRun, EveryRoundAndWorkloadHasASeedOfItsOwnAndEveryRunItsOwnSeeds) {
+  RunResult a = run_null(kSuite, std::nullopt), b = run_null(kSuite, std::nullopt);
+  EXPECT_NE(a.randseed, b.randseed);
+  const std::vector<uint64_t> sa = seeds_of(a), sb = seeds_of(b);
+  ASSERT_GE(sa.size(), 10u);  // rounds of three workloads, and the workloads
+  std::set<uint64_t> distinct(sa.begin(), sa.end());
+  // The final window of a steady-state workload is its rounds joined: its seed is its last round's.
+  // Everything else differs: no round, step or workload repeats another's data or offsets.
+  size_t joined = 0;
+  for (const auto& t : a.devices[0].tests)
+    for (const auto& w : t.workloads) joined += w.result_is_window;
+  EXPECT_EQ(distinct.size(), sa.size() - joined);
+  for (uint64_t s : sb) EXPECT_EQ(distinct.count(s), 0u) << "a second run repeats a seed of the first";
+  // Asked for, the seed repeats the run: the steps take the same seeds in the same order (how many
+  // rounds run depends on what the rounds measure, so the sequences may end apart).
+  RunResult c = run_null(kSuite, std::nullopt, false, a.randseed);
+  EXPECT_EQ(c.randseed, a.randseed);
+  std::set<uint64_t> sequence;
+  SeedSequence device(derive_seed(a.randseed, 0));
+  for (int i = 0; i < 200; ++i) sequence.insert(device.next());
+  for (uint64_t s : seeds_of(c)) EXPECT_EQ(sequence.count(s), 1u);
+  for (uint64_t s : sa) EXPECT_EQ(sequence.count(s), 1u);
+  EXPECT_EQ(c.devices[0].tests[0].workloads[0].rounds.at(0).randseed, a.devices[0].tests[0].workloads[0].rounds.at(0).randseed);
+  auto doc = report_json(c, probe_host());
+  EXPECT_EQ(doc.at("randseed").to_number<uint64_t>(), a.randseed);
+  EXPECT_NE(render_report_text(doc).find(fmt::format("randseed {}", a.randseed)), std::string::npos);
 }

@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include "common/units.hpp"
+#include "runner/io/engine.hpp"
 
 using namespace diskvet;
 using namespace diskvet::runner;
@@ -248,4 +249,102 @@ TEST(Workload, AVerifyingWorkloadTakesNoDataPattern) {
   w.verify = false;
   w.data.compress_pct = 101;
   EXPECT_FALSE(validate(w, 1 << 20, 512).ok());
+}
+
+TEST(Workload, FioTimeIsInAUnitFioParsesExactly) {
+  EXPECT_EQ(fio_time(2), "2s");
+  EXPECT_EQ(fio_time(0.5), "500ms");  // a bare 0.5 is 0 to fio: no ramp at all
+  EXPECT_EQ(fio_time(0.0015), "1500us");
+  EXPECT_EQ(fio_time(90), "90s");
+}
+
+TEST(Workload, FioCommandLineStatesEveryDurationInFioUnits) {
+  Workload w;
+  w.runtime_s = 2.25;
+  w.ramp_s = 0.5;
+  std::string cmd = fio_command_line(w, "/dev/sdx");
+  EXPECT_NE(cmd.find(" --time_based --runtime=2250ms"), std::string::npos) << cmd;
+  EXPECT_NE(cmd.find(" --ramp_time=500ms"), std::string::npos) << cmd;
+}
+
+TEST(Workload, FioCommandLineKeepsTheRuntimeBesideAnIoLimit) {
+  Workload w;
+  w.rw = Pattern::randread;
+  w.size_bytes = 64 << 20;
+  w.io_limit_bytes = 64 << 20;
+  w.runtime_s = 2;
+  std::string cmd = fio_command_line(w, "/dev/sdx");
+  EXPECT_NE(cmd.find(" --io_size=67108864"), std::string::npos) << cmd;
+  EXPECT_NE(cmd.find(" --runtime=2s"), std::string::npos) << cmd;  // whichever comes first ends the run, as in diskvet
+  EXPECT_EQ(cmd.find("time_based"), std::string::npos) << cmd;
+}
+
+namespace {
+
+// The bytes fio moves for a line's job definitions: numjobs x io_size of each.
+uint64_t fio_io_bytes(const std::string& cmd) {
+  uint64_t total = 0;
+  for (size_t at = cmd.find(" --name="); at != std::string::npos; at = cmd.find(" --name=", at + 1)) {
+    const size_t next = cmd.find(" --name=", at + 1);
+    const std::string def = cmd.substr(at, next == std::string::npos ? std::string::npos : next - at);
+    const size_t j = def.find("--numjobs="), s = def.find("--io_size=");
+    if (j == std::string::npos || s == std::string::npos) return 0;
+    total += std::stoull(def.substr(j + 10)) * std::stoull(def.substr(s + 10));
+  }
+  return total;
+}
+
+}  // namespace
+
+TEST(Workload, FioMovesTheBytesOfEveryJobsIoLimit) {
+  // The case: a 3-job sequential read of 30m over 64m (16384 blocks: shares of 5462, 5461,
+  // 5461) printed --io_size=10485760 for the longer share and 10481664 for the others, 8 KiB short.
+  Workload w;
+  w.rw = Pattern::read;
+  w.numjobs = 3;
+  w.size_bytes = 64 << 20;
+  w.io_limit_bytes = 30 << 20;
+  uint64_t planned = 0;
+  for (const JobPlan& p : plan_jobs(w)) planned += p.io_limit_bytes;
+  ASSERT_EQ(planned, 30u << 20);
+  EXPECT_EQ(fio_io_bytes(fio_command_line(w, "/dev/sdx")), planned) << fio_command_line(w, "/dev/sdx");
+  // Random jobs share the region; 10 I/Os over 3 jobs are 3, 3 and 4.
+  w.rw = Pattern::randread;
+  w.io_limit_bytes = 10 * 4096;
+  const std::string cmd = fio_command_line(w, "/dev/sdx");
+  EXPECT_EQ(fio_io_bytes(cmd), 10u * 4096) << cmd;
+  EXPECT_NE(cmd.find("--size=67108864"), std::string::npos) << cmd;
+}
+
+TEST(Workload, FioCommandLineCarriesTheSeedAndTheRandomMap) {
+  Workload w;
+  w.rw = Pattern::randwrite;
+  w.seed = 12345;
+  std::string cmd = fio_command_line(w, "/dev/sdx");
+  EXPECT_NE(cmd.find(" --randseed=12345"), std::string::npos) << cmd;
+  EXPECT_EQ(cmd.find("norandommap"), std::string::npos) << cmd;  // fio's default: the random map
+  w.random_map = false;
+  EXPECT_NE(fio_command_line(w, "/dev/sdx").find(" --norandommap"), std::string::npos);
+}
+
+TEST(Workload, FioNotesSayWhatTheLineCannot) {
+  Workload w;
+  w.rw = Pattern::randread;
+  w.iodepth_batch_submit = 1;
+  EXPECT_EQ(fio_command_notes(w), "");
+  w.spin_us = 100;
+  EXPECT_NE(fio_command_notes(w).find("100us"), std::string::npos) << fio_command_notes(w);
+}
+
+TEST(Workload, FioReapsEveryCompletionPerWaitAsDiskvetDoes) {
+  // fio's default iodepth_batch_complete_max is its min (1): one completion per wait, one refill, so
+  // iodepth_batch_submit=8 rarely forms a batch. diskvet reaps all there are and refills every slot.
+  Workload w;
+  w.iodepth = 32;
+  w.iodepth_batch_submit = 8;
+  const std::string cmd = fio_command_line(w, "/dev/sdx");
+  EXPECT_NE(cmd.find(" --iodepth_batch_submit=8"), std::string::npos) << cmd;
+  EXPECT_NE(cmd.find(" --iodepth_batch_complete_max=32"), std::string::npos) << cmd;
+  w.iodepth = 1;
+  EXPECT_EQ(fio_command_line(w, "/dev/sdx").find("iodepth_batch_complete_max"), std::string::npos);
 }

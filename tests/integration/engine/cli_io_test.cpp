@@ -225,6 +225,38 @@ TEST(CliIo, InterruptEndsARunAtOnceNotAtTheNextToken) {
   EXPECT_TRUE(json::parse(r.out).at("jobs").at(0).at("interrupted").as_bool());
 }
 
+TEST(CliIo, EachRunWritesDataOfItsOwnUnlessItsSeedIsAskedFor) {
+  // Two runs of one workload over one file: before, a fixed seed made them byte-identical.
+  ScratchFile f("cli-seed");
+  const std::vector<std::string> args{"--filename", f.path(), "--size", "4m", "--io-size", "4m", "--rw", "randwrite", "--bs", "4k",
+                                      "--iodepth", "4", "--destroy-data", f.path(), "--json"};
+  std::vector<uint64_t> seeds;
+  std::vector<std::vector<std::string>> images;
+  auto once = [&](std::vector<std::string> extra) {
+    std::vector<std::string> a = args;
+    a.insert(a.end(), extra.begin(), extra.end());
+    auto r = io(a);
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    const json::value doc = json::parse(r.out);
+    seeds.push_back(doc.at("randseed").to_number<uint64_t>());
+    EXPECT_NE(std::string(doc.at("fio_equivalent").as_string()).find(" --randseed=" + std::to_string(seeds.back())), std::string::npos);
+    images.push_back(blocks_of(f.path(), 4096));
+  };
+  once({});
+  once({});
+  ASSERT_EQ(seeds.size(), 2u);
+  EXPECT_NE(seeds[0], seeds[1]);
+  std::set<std::string> first(images[0].begin(), images[0].end());
+  size_t repeated = 0;
+  for (const auto& b : images[1]) repeated += first.count(b);
+  EXPECT_EQ(repeated, 0u) << "the second run rewrote blocks of the first byte for byte";
+  once({"--randseed", std::to_string(seeds[0])});
+  ASSERT_EQ(seeds.size(), 3u);
+  EXPECT_EQ(seeds[2], seeds[0]);
+  EXPECT_EQ(images[2], images[0]) << "--randseed repeats the run's offsets and data";
+  expect_one_line_usage_error(io({"--engine", "null", "--randseed", "12x"}), "--randseed");
+}
+
 namespace {
 
 // A directory of the test's own for log files, removed with everything in it whatever happens.

@@ -12,12 +12,20 @@ split across jobs could not be read from it. fio runs the command line diskvet r
 equivalent (`fio_equivalent` in `diskvet io --json`), so the check also holds that line to what
 diskvet did; each case asserts fio's documented semantics for the options too.
 
-Usage: conformance_fio.py CASE   (randread | seqwrite_split | randrw_mix | rate_per_direction)
+Beyond one workload (issue 25): `fio-dedupe` finds no 4K block repeated across two runs of one
+workload, nor across two workloads of one suite run (every run, workload, round and pass has a seed of
+its own); the printed line, run verbatim, keeps its ramp and its runtime beside an io limit and moves
+the same bytes (io_size per job definition); and a random workload, like fio's with its random map,
+touches every block once per pass.
+
+Usage: conformance_fio.py CASE   (randread | seqwrite_split | randrw_mix | rate_per_direction |
+                                  dedupe_runs | dedupe_suite | ramp_and_runtime | random_passes | io_size_shares)
 Needs root (a loop device), losetup and fio; exits 77 (skipped) without them.
 """
 import glob
 import json
 import os
+import re
 import shlex
 import shutil
 import subprocess
@@ -121,13 +129,22 @@ class Run:
         return sum(1 for d, _, _ in ios if d == direction)
 
 
-def run_both(dev, args, workdir):
-    """Runs `diskvet io ARGS` on the device, then fio with diskvet's reported equivalent; returns both."""
-    diskvet = os.environ.get("DISKVET_BIN", "diskvet")
+def diskvet_bin():
+    return os.environ.get("DISKVET_BIN", "diskvet")
+
+
+def run_diskvet(dev, args, workdir):
+    """`diskvet io ARGS` on the device: its JSON document and each job's I/Os (its iolog)."""
     iolog = os.path.join(workdir, "diskvet.iolog")
-    cmd = [diskvet, "io", "--filename", dev, *args, "--json", "--quiet", "--write_iolog", iolog, "--destroy-data", dev]
+    cmd = [diskvet_bin(), "io", "--filename", dev, *args, "--json", "--quiet", "--write_iolog", iolog, "--destroy-data", dev]
     doc = json.loads(run(cmd))
-    dv = Run("diskvet", doc, parse_diskvet_iolog(iolog))
+    return doc, Run("diskvet", doc, parse_diskvet_iolog(iolog))
+
+
+def run_both(dev, args, workdir):
+    """Runs `diskvet io ARGS` on the device, then fio with diskvet's reported equivalent, verbatim but
+    for its logs; returns both."""
+    doc, dv = run_diskvet(dev, args, workdir)
     fio_cmd = shlex.split(doc["fio_equivalent"])
     check(fio_cmd[0] == "fio", "diskvet reports a fio command line")
     prefix = os.path.join(workdir, "fio")
@@ -233,11 +250,174 @@ def case_rate_per_direction(dev, workdir):
                 check(near(n, cap * runtime, 0.08), f"{r.tool}: job {j} {d}s {n} ~ {cap} x {runtime} s")
 
 
+def image(dev, path, size_bytes):
+    """The device's first size_bytes (whole MiBs), read past any cache (O_DIRECT)."""
+    run(["dd", f"if={dev}", f"of={path}", "bs=1M", f"count={size_bytes >> 20}", "iflag=direct", "status=none"])
+    return path
+
+
+def unique_blocks(path):
+    """fio-dedupe's count of 4K blocks and of distinct ones in a file (-B 0: exact hashes; its default
+    bloom filter calls about 0.4% of random blocks duplicates)."""
+    out = run(["fio-dedupe", "-b", str(BS), "-B", "0", path])
+    m = re.search(r"Extents=(\d+), Unique extents=(\d+)", out)
+    if not m:
+        raise Failed(f"fio-dedupe said: {out.strip()[-400:]}")
+    return int(m.group(1)), int(m.group(2))
+
+
+def check_no_repeats(path, what):
+    extents, unique = unique_blocks(path)
+    check(extents > 0 and unique == extents, f"fio-dedupe: {unique} unique 4K blocks of {extents} {what}")
+
+
+def case_dedupe_runs(dev, workdir):
+    # Two runs of the same write workload, each a full pass of 16 MiB: with a seed per run their
+    # data differs; asked for with --randseed, the second run repeats the first byte for byte.
+    region = 16 << 20
+    args = ["--rw", "write", "--bs", "4k", "--iodepth", "8", "--size", str(region), "--io_size", str(region), "--runtime", "60s"]
+    docs, images = [], []
+    for k in range(2):
+        doc, _ = run_diskvet(dev, args, workdir)
+        docs.append(doc)
+        images.append(image(dev, os.path.join(workdir, f"run{k}.img"), region))
+    both = os.path.join(workdir, "both.img")
+    with open(both, "wb") as out:
+        for path in images:
+            with open(path, "rb") as f:
+                shutil.copyfileobj(f, out)
+    check_no_repeats(both, "across two runs")
+    seeds = [doc.get("randseed") for doc in docs]
+    check(seeds[0] is not None and seeds[0] != seeds[1], f"each run has a seed of its own ({seeds})")
+    check(f"--randseed={seeds[0]}" in docs[0]["fio_equivalent"], "the fio line carries the run's seed")
+    doc, _ = run_diskvet(dev, args + ["--randseed", str(docs[1]["randseed"])], workdir)
+    again = image(dev, os.path.join(workdir, "again.img"), region)
+    check(doc["randseed"] == docs[1]["randseed"], "--randseed is the run's seed")
+    with open(again, "rb") as a, open(images[1], "rb") as b:
+        check(a.read() == b.read(), "--randseed repeats a run's data byte for byte")
+
+
+SUITE_TWO_WRITES = {
+    "name": "two-writes",
+    "description": "a full sequential pass, then random writes over half the blocks: after both, every block holds one of them",
+    "probe": {"enabled": False},
+    "precondition": {"enabled": False},
+    "warmup": {"enabled": False},
+    "steady_state": {"enabled": False},
+    "defaults": {"runtime": "60s", "engine": "io_uring", "bs": "4k", "iodepth": 8, "numjobs": 1},
+    "tests": [
+        {"id": "fill", "passes": 1, "workloads": [{"rw": "write"}]},
+        {"id": "half", "passes": 0.5, "workloads": [{"rw": "randwrite"}]},
+    ],
+}
+
+
+def case_dedupe_suite(dev, workdir):
+    # The second workload writes half the blocks again; its k-th write must not carry the first
+    # workload's k-th write (a fixed seed per workload made them equal), nor any other.
+    suite = os.path.join(workdir, "two-writes.json")
+    with open(suite, "w") as f:
+        json.dump(SUITE_TWO_WRITES, f)
+    report = os.path.join(workdir, "report.json")
+    r = subprocess.run([diskvet_bin(), "run", "--suite", suite, "--device", dev, "--destroy-data", dev, "--profile", "none",
+                        "--out", report, "--quiet"], capture_output=True, text=True, timeout=300)
+    check(r.returncode == 0, f"diskvet run exited {r.returncode} {r.stderr.strip()[-400:]}")
+    with open(report) as f:
+        doc = json.load(f)
+    tested = doc["devices"][0]["tested_bytes"]
+    path = image(dev, os.path.join(workdir, "suite.img"), tested)
+    check_no_repeats(path, "after two workloads of one suite")
+    lines = [w["fio"] for d in doc["devices"] for t in d["tests"] for w in t["workloads"]]
+    seeds = {m.group(1) for m in (re.search(r"--randseed=(\d+)", line) for line in lines) if m}
+    check(len(seeds) == len(lines) == 2, f"each workload's fio line has a seed of its own ({seeds})")
+    check(isinstance(doc.get("randseed"), int), f"the report states the run's seed ({doc.get('randseed')})")
+
+
+def fio_issued(prefix):
+    """fio's iolog (write_iolog: every I/O issued, ramp included): (direction, offset) in issue order."""
+    ios = []
+    with open(prefix) as f:
+        for line in f:
+            parts = line.split()
+            if len(parts) == 5 and parts[2] in ("read", "write"):  # version 3: time, file, direction, offset, length
+                ios.append((parts[2], int(parts[3])))
+    return ios
+
+
+def run_verbatim(line, workdir, tag):
+    """The printed fio line run as printed, plus an iolog of what it issued: its JSON job and its I/Os."""
+    fio_cmd = shlex.split(line)
+    iolog = os.path.join(workdir, f"fio-{tag}.iolog")
+    fio_cmd[1:1] = [f"--write_iolog={iolog}"]
+    print("  fio:", shlex.join(fio_cmd))
+    job = json.loads(run(fio_cmd))["jobs"][0]
+    return job, fio_issued(iolog)
+
+
+def case_ramp_and_runtime(dev, workdir):
+    # A ramp of half a second at a capped rate: 500 I/Os issued before the window in both tools (a
+    # bare --ramp_time=0.5 is no ramp to fio); and a runtime beside an io limit that would take 30 s:
+    # both tools stop at the runtime.
+    rate = 1000
+    doc, dv = run_diskvet(dev, ["--rw", "randread", "--bs", "4k", "--iodepth", "2", "--rate_iops", str(rate), "--runtime", "1500ms",
+                                "--ramp_time", "500ms", "--io_size", "128m"], workdir)
+    line = doc["fio_equivalent"]
+    check("--ramp_time=500ms" in line and "--runtime=1500ms" in line, "the line states durations in fio's units")
+    job, issued = run_verbatim(line, workdir, "ramp")
+    for tool, measured, logged in (("diskvet", dv.total_ios["read"], len(dv.all_ios())), ("fio", job["read"]["total_ios"], len(issued))):
+        check(near(measured, rate * 1.5, 0.06), f"{tool}: {measured} reads in the 1.5 s window ~ {int(rate * 1.5)} (the runtime ends it)")
+        check(near(logged - measured, rate * 0.5, 0.25), f"{tool}: {logged - measured} reads in the ramp ~ {int(rate * 0.5)}")
+    check(near(dv.total_ios["read"], job["read"]["total_ios"], 0.06), "diskvet and fio measured the same I/O count")
+
+
+def passes_of(offsets, blocks):
+    return [sorted(offsets[i:i + blocks]) for i in range(0, len(offsets) - blocks + 1, blocks)]
+
+
+def case_random_passes(dev, workdir):
+    # Three passes of random writes over 2048 blocks: fio's random map touches every block once per
+    # pass, and so must diskvet (2048 independent draws touch about 1,295).
+    blocks = 2048
+    region = blocks * BS
+    doc, dv = run_diskvet(dev, ["--rw", "randwrite", "--bs", "4k", "--iodepth", "4", "--size", str(region), "--io_size", str(3 * region),
+                                "--runtime", "60s"], workdir)
+    job, issued = run_verbatim(doc["fio_equivalent"], workdir, "passes")
+    every = [off * BS for off in range(blocks)]
+    for tool, offs, total in (("diskvet", [o for _, o, _ in dv.all_ios()], dv.total_ios["write"]),
+                              ("fio", [o for _, o in issued], job["write"]["total_ios"])):
+        check(total == 3 * blocks, f"{tool}: {total} writes = 3 passes of {blocks}")
+        for k, p in enumerate(passes_of(offs, blocks)):
+            check(p == every, f"{tool}: pass {k} touches every block exactly once")
+    doc, dv = run_diskvet(dev, ["--rw", "randwrite", "--bs", "4k", "--iodepth", "4", "--size", str(region), "--io_size", str(region),
+                                "--runtime", "60s", "--norandommap"], workdir)
+    check("--norandommap" in doc["fio_equivalent"], "--norandommap is in the line")
+    touched = len({o for _, o, _ in dv.all_ios()})
+    check(touched < blocks * 0.75, f"--norandommap: a pass's worth of draws touches {touched} of {blocks} blocks")
+
+
+def case_io_size_shares(dev, workdir):
+    # The issue's case: a 3-job sequential read of 30m over 64m (shares of 5462, 5461, 5461 blocks):
+    # fio, running the line, moves exactly diskvet's bytes, each job its share's part in order.
+    want = 30 << 20
+    dv, fio = run_both(dev, ["--rw", "read", "--bs", "4k", "--iodepth", "4", "--numjobs", "3", "--io_size", str(want), "--runtime", "60s"],
+                       workdir)
+    for r in (dv, fio):
+        check(r.io_bytes["read"] == want, f"{r.tool} read {r.io_bytes['read']} bytes = {want}")
+    dv_offs = sorted(o for _, o, _ in dv.all_ios())
+    fio_offs = sorted(o for _, o, _ in fio.all_ios())
+    check(fio_offs == dv_offs, "fio read the very blocks diskvet read")
+
+
 CASES = {
     "randread": case_randread,
     "seqwrite_split": case_seqwrite_split,
     "randrw_mix": case_randrw_mix,
     "rate_per_direction": case_rate_per_direction,
+    "dedupe_runs": case_dedupe_runs,
+    "dedupe_suite": case_dedupe_suite,
+    "ramp_and_runtime": case_ramp_and_runtime,
+    "random_passes": case_random_passes,
+    "io_size_shares": case_io_size_shares,
 }
 
 
@@ -269,7 +449,7 @@ def run_case(cases, tools, argv=None):
 
 
 def main():
-    return run_case(CASES, lambda case: ("fio",))
+    return run_case(CASES, lambda case: ("fio", "fio-dedupe", "dd"))
 
 
 if __name__ == "__main__":
