@@ -226,3 +226,27 @@ TEST_F(ReportFile, ALongButValidNameStillGetsATemporaryFile) {
   ASSERT_TRUE(claim->commit("{}").ok());
   EXPECT_EQ(slurp(p), "{}");
 }
+
+TEST_F(ReportFile, AppendedTextGoesAheadOfTheCommitAndNothingIsInPlaceUntilThen) {
+  // A log streamed while the run goes on (fio's histogram log): appended pieces, then the rest.
+  const fs::path p = dir_ / "job_clat_hist.1.log";
+  auto claim = claim_output(p.string(), "--write_hist_log");
+  ASSERT_TRUE(claim.ok()) << claim.error().message();
+  ASSERT_TRUE(claim->append("first\n").ok());
+  ASSERT_TRUE(claim->append("second\n").ok());
+  EXPECT_FALSE(fs::exists(p)) << "appending puts nothing in place";
+  EXPECT_EQ(slurp(dir_ / claim->temporary_name()), "first\nsecond\n");
+  ASSERT_TRUE(claim->commit("last\n").ok());
+  EXPECT_EQ(slurp(p), "first\nsecond\nlast\n");
+}
+
+TEST_F(ReportFile, AnOutputDirectoryMustTakeANewFileAndIsLeftAsItWas) {
+  EXPECT_TRUE(check_output_dir(dir_.string(), "--logs").ok());
+  EXPECT_TRUE(fs::is_empty(dir_)) << "the probe file is removed";
+  std::ofstream(dir_ / "plain") << "x";
+  for (const fs::path& bad : {dir_ / "plain", dir_ / "missing", fs::path("/proc")}) {
+    auto ok = check_output_dir(bad.string(), "--logs");
+    ASSERT_FALSE(ok.ok()) << bad;
+    EXPECT_EQ(ok.error().kind, diskvet::ErrorKind::usage) << bad;
+  }
+}
