@@ -159,6 +159,21 @@ vm_stop() {
   fi
 }
 
+# Waits until the guest's shell on the serial console (written through file descriptor 3) answers a
+# command, at most LIMIT_S seconds from the boot: ^U clears whatever was typed before it, and the
+# command is sent again every 5 s while nothing answers (bytes sent while a program was still leaving
+# the terminal may be lost).
+#   vm_wait_shell LIMIT_S
+vm_wait_shell() {
+  local limit=$1 i
+  until grep -qa 'SHELL-READY' "$vm_log"; do
+    kill -0 "$vm_pid" 2>/dev/null || vm_fail "the guest stopped before its shell answered"
+    [ $((SECONDS - vm_started_s)) -lt "$limit" ] || vm_fail "the shell on the serial console did not answer within ${limit}s of the boot"
+    printf '\025echo "SHELL""-READY"\r' >&3
+    for ((i = 0; i < 25; i++)); do grep -qa 'SHELL-READY' "$vm_log" && break; sleep 0.2; done
+  done
+}
+
 # The serial log must contain a line matching PATTERN (grep -E).
 vm_expect() { grep -qaE "$1" "$vm_log" || vm_fail "${2:-serial console lacks /$1/}"; }
 vm_expect_not() { ! grep -qaE "$1" "$vm_log" || vm_fail "${2:-serial console shows /$1/}"; }

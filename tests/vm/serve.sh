@@ -150,7 +150,7 @@ shell_boot() {
   exec 3<>"$vm_dir/con.in"
   cat "$vm_dir/con.out" > /dev/null &
   vm_wait_for 120 'diskvet appliance ready'
-  sleep 1
+  vm_wait_shell 150
   printf '%s\r' "echo \"SSHD=\$(pidof sshd | wc -w) UP=\$(ip -o link show up | grep -vc ' lo:') LISTEN=\$($listeners_cmd | wc -l)\"" >&3
   vm_wait_for 60 '^SSHD=[0-9]+ UP=[0-9]+ LISTEN=[0-9]+'
   got=$(banner || true)
