@@ -132,17 +132,12 @@ vm_wait_poweroff() {
 #   vm_boot_until TIMEOUT_S PATTERN QEMU_ARGS...
 vm_boot_until() {
   local limit=$1 pattern=$2; shift 2
-  local waited=0
   $(vm_qemu_base) "$@" &
   vm_pid=$!
-  until grep -qaE "$pattern" "$vm_log"; do
-    kill -0 "$vm_pid" 2>/dev/null || vm_fail "the guest stopped before printing /$pattern/"
-    [ "$waited" -lt "$limit" ] || vm_fail "no /$pattern/ on the serial console within ${limit}s"
-    sleep 1
-    waited=$((waited + 1))
-  done
+  vm_started_s=$SECONDS
+  vm_wait_for "$limit" "$pattern"
   vm_stop
-  echo "serial console showed /$pattern/ after ${waited}s"
+  echo "serial console showed /$pattern/ after $((SECONDS - vm_started_s))s"
 }
 
 # Stops the guest: SIGTERM, then SIGKILL after 10 s, so a QEMU stuck with its big lock held (a drain

@@ -152,11 +152,11 @@ shell_boot() {
   vm_wait_for 120 'diskvet appliance ready'
   vm_wait_shell 150
   printf '%s\r' "echo \"SSHD=\$(pidof sshd | wc -w) UP=\$(ip -o link show up | grep -vc ' lo:') LISTEN=\$($listeners_cmd | wc -l)\"" >&3
-  vm_wait_for 60 '^SSHD=[0-9]+ UP=[0-9]+ LISTEN=[0-9]+'
+  vm_wait_for 180 '^SSHD=[0-9]+ UP=[0-9]+ LISTEN=[0-9]+'
   got=$(banner || true)
   printf '%s\r' 'sync; poweroff -f' >&3
   exec 3>&-
-  vm_wait_poweroff 150
+  vm_wait_poweroff 210
   vm_expect '^SSHD=0 UP=0 LISTEN=0' "the guest runs sshd, has an interface up or something listening: $(grep -a '^SSHD=' "$vm_log")"
   case "$got" in SSH-*) vm_fail "the forwarded port answered with an SSH banner: $got" ;; esac
   echo "the port answered: '${got}' (no SSH server)"

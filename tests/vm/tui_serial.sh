@@ -50,7 +50,7 @@ press_until() {
     shown=$(screen)
     grep -qF -- "$want" <<<"$shown" && return 0
     keys "$key"
-    for ((j = 0; j < 120; j++)); do [ "$(screen)" = "$shown" ] || break; sleep 0.25; done
+    for ((j = 0; j < 40; j++)); do [ "$(screen)" = "$shown" ] || break; sleep 0.25; done
   done
   wait_screen "$want" 2
 }
