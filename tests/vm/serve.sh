@@ -143,7 +143,7 @@ shell_boot() {
   rm -f "$vm_dir/con.in" "$vm_dir/con.out"
   mkfifo "$vm_dir/con.in" "$vm_dir/con.out"
   $(vm_qemu_base | sed 's/-serial file:[^ ]*//') -chardev "pipe,id=con,path=$vm_dir/con,logfile=$vm_log" -serial chardev:con \
-    -kernel "$VM_IMAGE_DIR/vmlinuz" -initrd "$VM_IMAGE_DIR/initrd.img" -append "console=ttyS0 panic=-1 diskvet.shell=1 $append" \
+    -kernel "$VM_IMAGE_DIR/vmlinuz" -initrd "$VM_IMAGE_DIR/initrd.img" -append "$vm_kernel_args diskvet.shell=1 $append" \
     -drive "file=$disk,if=virtio,format=raw" "${nvme[@]}" "${nic[@]}" &
   vm_pid=$!
   vm_started_s=$SECONDS

@@ -20,7 +20,7 @@ tmx() { tmux -L "$sock" -f /dev/null "$@"; }
 trap 'tmx kill-server 2>/dev/null || true; { [ -z "${vm_watchdog:-}" ] || kill "$vm_watchdog" 2>/dev/null || true; }; rm -rf "$vm_dir"' EXIT
 qemu=(qemu-system-x86_64 -accel tcg -m "$VM_MEM_MB" -smp 1 -no-reboot -display none -monitor none
       -chardev "stdio,id=con,signal=off,logfile=$vm_log" -serial chardev:con -smbios type=1,serial=DVLAB-0001
-      -kernel "$VM_IMAGE_DIR/vmlinuz" -initrd "$VM_IMAGE_DIR/initrd.img" -append "console=ttyS0 panic=-1"
+      -kernel "$VM_IMAGE_DIR/vmlinuz" -initrd "$VM_IMAGE_DIR/initrd.img" -append "$vm_kernel_args"
       -drive "file=$data,if=virtio,format=raw"
       -drive "file=$nvme,if=none,id=dn,format=raw" -device "nvme,serial=$serial,drive=dn")
 tmx new-session -d -s vm -x 100 -y 30 "$(printf '%q ' "${qemu[@]}")" || vm_fail "tmux could not start QEMU"
