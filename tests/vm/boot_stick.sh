@@ -35,8 +35,7 @@ until grep -qa 'a shell follows' "$vm_log"; do
   sleep 5
   printf q >&3
 done
-sleep 2
-printf '\025' >&3  # ^U: a 'q' sent after the TUI had gone is not part of the first command
+vm_wait_shell 400  # its ^U: a 'q' sent after the TUI had gone is not part of the first command
 say 'stick=$(cat /run/diskvet/boot-medium); echo "STICK=$stick"'
 say 'umount /media/diskvet; umount /media/boot; echo "MOUNTS-OF-STICK=$(grep -c "^$stick" /proc/mounts)"'
 say 'echo "CMDLINE: $(cat /proc/cmdline)"'

@@ -143,20 +143,20 @@ shell_boot() {
   rm -f "$vm_dir/con.in" "$vm_dir/con.out"
   mkfifo "$vm_dir/con.in" "$vm_dir/con.out"
   $(vm_qemu_base | sed 's/-serial file:[^ ]*//') -chardev "pipe,id=con,path=$vm_dir/con,logfile=$vm_log" -serial chardev:con \
-    -kernel "$VM_IMAGE_DIR/vmlinuz" -initrd "$VM_IMAGE_DIR/initrd.img" -append "console=ttyS0 panic=-1 diskvet.shell=1 $append" \
+    -kernel "$VM_IMAGE_DIR/vmlinuz" -initrd "$VM_IMAGE_DIR/initrd.img" -append "$vm_kernel_args diskvet.shell=1 $append" \
     -drive "file=$disk,if=virtio,format=raw" "${nvme[@]}" "${nic[@]}" &
   vm_pid=$!
   vm_started_s=$SECONDS
   exec 3<>"$vm_dir/con.in"
   cat "$vm_dir/con.out" > /dev/null &
   vm_wait_for 120 'diskvet appliance ready'
-  sleep 1
+  vm_wait_shell 150
   printf '%s\r' "echo \"SSHD=\$(pidof sshd | wc -w) UP=\$(ip -o link show up | grep -vc ' lo:') LISTEN=\$($listeners_cmd | wc -l)\"" >&3
-  vm_wait_for 60 '^SSHD=[0-9]+ UP=[0-9]+ LISTEN=[0-9]+'
+  vm_wait_for 180 '^SSHD=[0-9]+ UP=[0-9]+ LISTEN=[0-9]+'
   got=$(banner || true)
   printf '%s\r' 'sync; poweroff -f' >&3
   exec 3>&-
-  vm_wait_poweroff 150
+  vm_wait_poweroff 210
   vm_expect '^SSHD=0 UP=0 LISTEN=0' "the guest runs sshd, has an interface up or something listening: $(grep -a '^SSHD=' "$vm_log")"
   case "$got" in SSH-*) vm_fail "the forwarded port answered with an SSH banner: $got" ;; esac
   echo "the port answered: '${got}' (no SSH server)"

@@ -26,16 +26,30 @@ vm_start_kernel "diskvet.run=lab-stall.json diskvet.profile=lab-seqread-floor.js
   -drive "file=$held,if=none,id=dheld,format=raw" -device nvme,serial=DVSTL0HELD,drive=dheld
 vm_wait_for 120 'diskvet-init: disk /dev/nvme[0-9]+n[0-9]+ .*serial="DVSTL0HELD"'
 dev=$(grep -aoE 'disk /dev/nvme[0-9]+n[0-9]+ .*serial="DVSTL0HELD"' "$vm_log" | awk '{print $2}')
-vm_wait_for 240 "\[$dev\] measure"
-sleep 3
 throttle() {
   python3 "$vm_here/qmp.py" "$vm_dir/qmp.sock" block_set_io_throttle \
     "{\"device\": \"dheld\", \"bps\": 0, \"bps_rd\": $1, \"bps_wr\": 0, \"iops\": 0, \"iops_rd\": 0, \"iops_wr\": 0}"
 }
+# The reads the held drive has completed, by QEMU's count (query-blockstats), not the guest's.
+held_reads() {
+  python3 "$vm_here/qmp.py" "$vm_dir/qmp.sock" query-blockstats \
+    | python3 -c 'import json, sys; print(sum(s["stats"]["rd_operations"] for s in json.load(sys.stdin) if s.get("device") == "dheld"))'
+}
 timeouts() { grep -caE "nvme[0-9]+: I/O [0-9]+ .*QID [0-9]+ timeout" "$vm_log" || true; }
 resets() { grep -caE "nvme[0-9]+: I/O [0-9]+ .*QID [0-9]+ timeout, (reset|disable) controller" "$vm_log" || true; }
+aborts() { grep -caE "nvme[0-9]+: Abort status" "$vm_log" || true; }
+# The hold starts once the measured reads are flowing: the drive has served 16 of them (2 MiB) since
+# the run said it measures.
+vm_wait_for 240 "\[$dev\] measure"
+reads_before=$(held_reads) || vm_fail "QMP: query-blockstats failed"
+until [ "$(held_reads)" -ge $((reads_before + 16)) ]; do
+  kill -0 "$vm_pid" 2>/dev/null || vm_fail "the guest stopped before it read the held drive"
+  [ $((SECONDS - vm_started_s)) -lt 300 ] || vm_fail "the held drive served $(($(held_reads) - reads_before)) measured reads within 300s of the boot"
+  sleep 0.2
+done
 before=$(timeouts)
 resets_before=$(resets)
+aborts_before=$(aborts)
 throttle 3000 || vm_fail "QMP: block_set_io_throttle failed"
 held_at=$SECONDS
 echo "reads of DVSTL0HELD ($dev) throttled from $((held_at - vm_started_s))s after the boot"
@@ -46,8 +60,13 @@ until [ "$(timeouts)" -gt "$before" ] || [ "$(resets)" -gt "$resets_before" ] ||
   kill -0 "$vm_pid" 2>/dev/null || vm_fail "the guest stopped while its reads were held"
   sleep 1
 done
-# Three seconds more for the abort that follows the timeout line, unless the controller is resetting.
-if [ "$(resets)" -eq "$resets_before" ]; then sleep 3; fi
+# Then the abort that follows the timeout line: until the guest prints its status (QEMU answers an
+# abort at once) or resets the controller; 20 s only catches an abort that never completes.
+timed_out_at=$SECONDS
+until [ "$(aborts)" -gt "$aborts_before" ] || [ "$(resets)" -gt "$resets_before" ] || [ $((SECONDS - timed_out_at)) -ge 20 ]; do
+  kill -0 "$vm_pid" 2>/dev/null || vm_fail "the guest stopped while its reads were held"
+  sleep 0.2
+done
 echo "releasing after $((SECONDS - held_at))s ($(( $(timeouts) - before )) kernel timeout line(s) meanwhile)"
 # Three tries of 20 s each: if the guest reset the controller while a read was held (after a
 # completion the emulation lost), QEMU's reset waits for that read, QMP with it, until the throttle

@@ -20,7 +20,7 @@ tmx() { tmux -L "$sock" -f /dev/null "$@"; }
 trap 'tmx kill-server 2>/dev/null || true; { [ -z "${vm_watchdog:-}" ] || kill "$vm_watchdog" 2>/dev/null || true; }; rm -rf "$vm_dir"' EXIT
 qemu=(qemu-system-x86_64 -accel tcg -m "$VM_MEM_MB" -smp 1 -no-reboot -display none -monitor none
       -chardev "stdio,id=con,signal=off,logfile=$vm_log" -serial chardev:con -smbios type=1,serial=DVLAB-0001
-      -kernel "$VM_IMAGE_DIR/vmlinuz" -initrd "$VM_IMAGE_DIR/initrd.img" -append "console=ttyS0 panic=-1"
+      -kernel "$VM_IMAGE_DIR/vmlinuz" -initrd "$VM_IMAGE_DIR/initrd.img" -append "$vm_kernel_args"
       -drive "file=$data,if=virtio,format=raw"
       -drive "file=$nvme,if=none,id=dn,format=raw" -device "nvme,serial=$serial,drive=dn")
 tmx new-session -d -s vm -x 100 -y 30 "$(printf '%q ' "${qemu[@]}")" || vm_fail "tmux could not start QEMU"
@@ -28,23 +28,29 @@ tmx new-session -d -s vm -x 100 -y 30 "$(printf '%q ' "${qemu[@]}")" || vm_fail 
 screen() { tmx capture-pane -p -t vm 2>/dev/null || true; }
 keys() { tmx send-keys -t vm "$@"; }
 text() { tmx send-keys -t vm -l "$1"; }
-# Polls the pane until it shows TEXT (fixed string); fails with the screen after LIMIT seconds.
+# Polls the pane until it shows TEXT (fixed string; with -v: until it no longer shows it); fails with
+# the screen after LIMIT seconds.
 wait_screen() {
+  local gone=""
+  [ "$1" != -v ] || { gone=1; shift; }
   local want=$1 limit=${2:-30} i
   for ((i = 0; i < limit * 4; i++)); do
-    screen | grep -qF -- "$want" && return 0
+    if screen | grep -qF -- "$want"; then [ -n "$gone" ] || return 0; else [ -z "$gone" ] || return 0; fi
     tmx has-session -t vm 2>/dev/null || vm_fail "QEMU exited while waiting for '$want'"
     sleep 0.25
   done
   echo "--- screen ---"; screen
-  vm_fail "the screen did not show '$want' within ${limit}s"
+  vm_fail "the screen did not ${gone:+stop to }show '$want' within ${limit}s"
 }
-# Presses KEY until the pane shows TEXT (a cursor walking down a list).
+# Presses KEY until the pane shows TEXT (a cursor walking down a list); after each press, waits until
+# the screen has changed (the TUI handled the key) before it looks again.
 press_until() {
-  local key=$1 want=$2 i
+  local key=$1 want=$2 i j shown
   for ((i = 0; i < 10; i++)); do
-    screen | grep -qF -- "$want" && return 0
-    keys "$key"; sleep 1
+    shown=$(screen)
+    grep -qF -- "$want" <<<"$shown" && return 0
+    keys "$key"
+    for ((j = 0; j < 40; j++)); do [ "$(screen)" = "$shown" ] || break; sleep 0.25; done
   done
   wait_screen "$want" 2
 }
@@ -68,14 +74,17 @@ wait_screen "type the last 6 characters of its serial"
 text "${serial: -6:5}2"
 keys Enter
 wait_screen "/dev/nvme0n1: that is not the end of its serial"
-sleep 3
+# One more key, handled after that Enter: once its effect shows (the wrong last character erased),
+# whatever the Enter did is on the screen too.
+keys BSpace
+wait_screen -v "${serial: -6:5}2"
 screen | grep -qF " diskvet | Run" && vm_fail "a run started after a wrong serial"
 screen | grep -qF " diskvet | Confirm what will be destroyed" || vm_fail "the confirmation screen was left after a wrong serial"
 all_zero "$nvme" || vm_fail "the drive was written although its serial was refused"
 echo "wrong serial ending refused:"; screen | grep -F "not the end of its serial"
 
 # The right last 6 characters: the run starts.
-for _ in 1 2 3 4 5 6; do keys BSpace; done
+for _ in 1 2 3 4 5; do keys BSpace; done
 text "${serial: -6}"
 wait_screen "[${serial: -6}] ok"
 keys Enter

@@ -303,7 +303,12 @@ TEST_F(FileSafety, ANonRootRunRemovesOnlyTheScratchFileItCreated) {
   bool swapped = false;
   std::string planted;
   if (!scratch.empty()) {
-    std::this_thread::sleep_for(std::chrono::seconds(1));  // laid out and under test by now
+    // Swapped once the run has laid the whole file out (its blocks reach --scratch-size): the tests
+    // then read it, and the name no longer holds it when the run ends.
+    constexpr uint64_t kScratchBytes = 64ull << 20;
+    struct stat st{};
+    for (int i = 0; i < 1200 && !(::stat(scratch.c_str(), &st) == 0 && static_cast<uint64_t>(st.st_blocks) * 512 >= kScratchBytes); ++i)
+      std::this_thread::sleep_for(std::chrono::milliseconds(50));
     fs::rename(scratch, dir_ / "moved.img");
     planted = make_data_file(scratch.filename().string());
     swapped = true;

@@ -1,6 +1,7 @@
 // The SSH lab of the multi-host tests.
 #include "ssh_lab.hpp"
 
+#include <fcntl.h>
 #include <signal.h>
 #include <unistd.h>
 
@@ -31,14 +32,26 @@ std::string ssh_lab_unavailable() {
 
 namespace {
 
+// A file of /proc/PID, empty when the process is gone. Not through a stream: libstdc++'s filebuf
+// throws when read() fails, and read() fails with ESRCH when the process exits between the open
+// and the read (seen: "basic_filebuf::underflow error reading the file: No such process" ended
+// HostsLab.KillingTheControllerStopsTheRemoteJobs while the processes it watched exited).
+std::string proc_file(const std::string& path) {
+  std::string out;
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return out;
+  char buf[4096];
+  for (ssize_t n; (n = ::read(fd, buf, sizeof buf)) > 0;) out.append(buf, static_cast<size_t>(n));
+  ::close(fd);
+  return out;
+}
+
 std::map<pid_t, pid_t> parents() {
   std::map<pid_t, pid_t> out;
   for (const auto& e : fs::directory_iterator("/proc")) {
     const std::string n = e.path().filename().string();
     if (n.empty() || !std::isdigit(static_cast<unsigned char>(n[0]))) continue;
-    std::ifstream in(e.path() / "stat");
-    std::string stat;
-    std::getline(in, stat);
+    const std::string stat = proc_file(e.path() / "stat");
     const size_t close = stat.rfind(')');
     if (close == std::string::npos) continue;
     std::istringstream rest(stat.substr(close + 2));
@@ -64,8 +77,7 @@ std::vector<pid_t> descendants(pid_t root) {
 }
 
 std::string cmdline(pid_t pid) {
-  std::ifstream in("/proc/" + std::to_string(pid) + "/cmdline", std::ios::binary);
-  std::string s((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  std::string s = proc_file("/proc/" + std::to_string(pid) + "/cmdline");
   for (char& c : s)
     if (c == '\0') c = ' ';
   return s;
@@ -175,7 +187,7 @@ std::vector<pid_t> process_tree(pid_t root) {
 }
 
 uint64_t rss_kib(pid_t pid) {
-  std::ifstream in("/proc/" + std::to_string(pid) + "/status");
+  std::istringstream in(proc_file("/proc/" + std::to_string(pid) + "/status"));
   for (std::string line; std::getline(in, line);)
     if (line.rfind("VmRSS:", 0) == 0) return std::stoull(line.substr(6));
   return 0;
