@@ -38,7 +38,7 @@ release_ctest() {
   ctest --output-on-failure -j2 --timeout 900 2>&1 | tee "$logs/ctest-release.log"
 }
 asan_unit() {
-  TARGETS=unit_test_binaries "$top/scripts/build.sh" "$top/build-asan" -DCMAKE_BUILD_TYPE=Debug -DDISKVET_SANITIZE=ON || return
+  TARGETS=unit_test_binaries "$top/scripts/build.sh" "$top/build-asan" -DCMAKE_BUILD_TYPE=Debug -DDISKVET_SANITIZE=ON -DDISKVET_UNIT_SHARDS=4 || return
   cd "$top/build-asan" && ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 ctest --output-on-failure -j2 -L unit
 }
 

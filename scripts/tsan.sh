@@ -17,7 +17,7 @@ start=$(date +%s)
 # -O1 keeps the run near Release speed while leaving stacks readable; Debug keeps assertions on.
 cmake -S "$top" -B "$dir" -G Ninja -DCMAKE_BUILD_TYPE=Debug \
   -DCMAKE_CXX_FLAGS="-O1 -fsanitize=thread -fno-omit-frame-pointer" \
-  -DCMAKE_EXE_LINKER_FLAGS=-fsanitize=thread >/dev/null
+  -DCMAKE_EXE_LINKER_FLAGS=-fsanitize=thread -DDISKVET_UNIT_SHARDS=4 >/dev/null
 cmake --build "$dir" -j"${JOBS:-$(nproc)}" --target unit_test_binaries engine_file_tests
 built=$(date +%s)
 export TSAN_OPTIONS="halt_on_error=1 second_deadlock_stack=1 history_size=4"

@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -722,9 +723,13 @@ HostsRunResult Controller::run() {
   rep["started"] = utc_now_iso8601();
   std::random_device rd;
   run_id_ = fmt::format("{:08x}", rd());
-  char tmpl[] = "/tmp/diskvet-hosts-XXXXXX";
-  if (!::mkdtemp(tmpl)) {
-    rep["error"] = "cannot make a work folder in /tmp";
+  // The work folder (job files, fio's outputs, the forwarded sockets) is removed at the end; its name
+  // carries our pid, so what a killed controller left behind is known by whoever killed it.
+  std::error_code tmp_ec;
+  const fs::path tmp = fs::temp_directory_path(tmp_ec);
+  std::string tmpl = fmt::format("{}/diskvet-hosts-{}-XXXXXX", tmp_ec ? "/tmp" : tmp.string(), ::getpid());
+  if (!::mkdtemp(tmpl.data())) {
+    rep["error"] = fmt::format("cannot make a work folder in {}: {}", fs::path(tmpl).parent_path().string(), std::strerror(errno));
     return r;
   }
   work_ = tmpl;

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# What the test lab left behind: loop devices over a diskvet test file, diskvet test mounts, and the
+# What the test lab left behind: loop devices over a diskvet test file, diskvet test mounts, the
 # lab's processes (the FUSE stall daemon, fio servers, the SSH lab's sshd, QEMU guests, this build's
-# diskvet). The ctest fixture lab_leaks runs `baseline` before the tests that make such things and
+# diskvet), and temporary files and folders (every test names its own diskvet-* in /tmp or /dev/shm). The ctest fixture lab_leaks runs `baseline` before the tests that make such things and
 # `check` after all of them: check fails, naming each leak, when one is there that was not there at
 # the baseline (what another checkout's tests hold on a shared machine was there before, or is not
 # this run's: the baseline keeps the first, nothing tells the second apart).
@@ -10,7 +10,8 @@
 # unmount), so check looks again for up to LAB_LEAKS_GRACE_S seconds (default 10) before failing.
 set -uo pipefail
 
-list() {  # one line per leak-able thing: "loop NAME BACKING", "mount POINT TYPE", "process PID COMMAND"
+list() {  # one line per leak-able thing: "loop NAME BACKING", "mount POINT TYPE", "process PID COMMAND",
+  # "file PATH"
   local b name backing
   for b in /sys/block/loop*/loop/backing_file; do
     [ -r "$b" ] || continue
@@ -23,6 +24,11 @@ list() {  # one line per leak-able thing: "loop NAME BACKING", "mount POINT TYPE
   while read -r src point type rest; do
     case $point in *diskvet-*) echo "mount $point $type $src" ;; esac
   done </proc/self/mounts
+  local f
+  for f in /tmp/diskvet-* /dev/shm/diskvet-*; do
+    [ -e "$f" ] || [ -L "$f" ] || continue
+    echo "file $f"
+  done
   local p cmd exe base1 argv
   for p in /proc/[0-9]*; do
     [ "${p#/proc/}" = "$$" ] && continue
@@ -55,12 +61,23 @@ under_ctest() {  # PID: whether it is, or descends from, a running ctest (a test
   return 1
 }
 
-in_use() {  # LINE: a process under a running ctest, or a loop device or mount whose name carries the
-  # pid of one (the lab's names do: diskvet-<tag>-<pid>-...): another checkout's tests, still running
-  # beside this one on a shared machine. This run's tests have all ended when check runs (RUN_SERIAL).
+open_paths=  # what every process has open or works in, read once per look (held_open)
+held_open() {  # PATH: whether a process has a file under PATH open, or works in it
+  if [ -z "$open_paths" ]; then
+    open_paths=$(find /proc/[0-9]*/fd /proc/[0-9]*/cwd -maxdepth 1 -printf '%l\n' 2>/dev/null | sort -u)
+    open_paths=${open_paths:-none}
+  fi
+  grep -qxF -e "$1" <<<"$open_paths" || grep -qF -e "$1/" <<<"$open_paths"
+}
+
+in_use() {  # LINE: a process under a running ctest, a loop device, mount or file whose name carries
+  # the pid of one (the lab's names do: diskvet-<tag>-<pid>-...), or a file a process holds open:
+  # another checkout's tests, still running beside this one on a shared machine. This run's tests
+  # have all ended when check runs (RUN_SERIAL).
   local kind id rest n
   read -r kind id rest <<<"$1"
   if [ "$kind" = process ]; then under_ctest "$id"; return; fi
+  if [ "$kind" = file ] && held_open "$id"; then return 0; fi
   for n in $(grep -oE -- '-[0-9]{2,}[-.]' <<<"$id $rest" | tr -d '.-'); do
     under_ctest "$n" && return 0
   done
@@ -95,7 +112,7 @@ case ${1:-} in
     done
     echo "lab_leaks: FAIL: the tests left these behind (each test must release what it makes, also when it fails):"
     echo "$leaks" | sed 's/^/  /'
-    echo "lab_leaks: loop devices: losetup -a; mounts: /proc/self/mounts; release by hand with losetup -d, umount, kill PID"
+    echo "lab_leaks: loop devices: losetup -a; mounts: /proc/self/mounts; release by hand with losetup -d, umount, kill PID, rm -r"
     exit 1
     ;;
   *)

@@ -440,9 +440,14 @@ def run_case(cases, tools, argv=None):
             print(f"{case} on {loop.dev}")
             cases[case](loop.dev, workdir)
     except (Failed, subprocess.CalledProcessError) as e:
+        # The evidence stays, in the working directory (ctest's: the build tree), never in /tmp.
+        kept = shutil.move(workdir, os.path.join(os.getcwd(), os.path.basename(workdir)))
         print(f"FAIL: {e}")
-        print(f"  (outputs kept in {workdir})")
+        print(f"  (outputs kept in {kept})")
         return 1
+    except BaseException:
+        shutil.rmtree(workdir, ignore_errors=True)
+        raise
     shutil.rmtree(workdir)
     print(f"PASS: {case}")
     return 0

@@ -6,6 +6,7 @@
 #include <boost/json.hpp>
 #include <fmt/format.h>
 #include <chrono>
+#include <filesystem>
 #include <fstream>
 #include <memory>
 #include <optional>
@@ -332,6 +333,13 @@ TEST(HostsLab, KillingTheControllerStopsTheRemoteJobs) {
   ASSERT_GE(processes_with(kHostsNeedle).size(), 4u) << "the hosts' fio jobs did not start";
   ::kill(c->pid(), SIGKILL);  // no chance to clean up: its pipes close, and that must be enough
   c->wait_for(5000);
+  // Its work folder, which it had no chance to remove, is known by its pid.
+  const std::string work_prefix = fmt::format("diskvet-hosts-{}-", c->pid());
+  std::vector<std::filesystem::path> left;
+  for (const auto& e : std::filesystem::directory_iterator(std::filesystem::temp_directory_path()))
+    if (e.path().filename().string().rfind(work_prefix, 0) == 0) left.push_back(e.path());
+  EXPECT_EQ(left.size(), 1u) << "the controller's work folder is named for its pid";
+  for (const auto& p : left) std::filesystem::remove_all(p);
   for (int t = 0; t < 150 && !processes_with(kHostsNeedle).empty(); ++t) std::this_thread::sleep_for(std::chrono::milliseconds(100));
   EXPECT_TRUE(processes_with(kHostsNeedle).empty()) << "fio jobs outlived the controller";
 }

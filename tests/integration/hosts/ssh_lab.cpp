@@ -178,6 +178,21 @@ void SshLab::kill_host(int i) {
   for (pid_t p : descendants(root)) ::kill(p, SIGKILL);
   ::kill(root, SIGKILL);
   sshd_[i]->wait_for(5000);
+  // Its fio server's socket (the controller's remote shell removes it when a run ends, but that
+  // shell was killed with the host): every one named for this host that no server listens on.
+  std::string listening;
+  {
+    std::ifstream in("/proc/net/unix");
+    listening.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+  }
+  const std::string suffix = "-" + name(i) + ".sock";
+  std::error_code ec;
+  for (const auto& e : fs::directory_iterator("/tmp", ec)) {
+    const std::string f = e.path().filename().string();
+    if (f.rfind("diskvet-fio-", 0) == 0 && f.size() > suffix.size() && f.ends_with(suffix) &&
+        listening.find(" " + e.path().string() + "\n") == std::string::npos)
+      fs::remove(e.path(), ec);
+  }
 }
 
 std::vector<pid_t> process_tree(pid_t root) {
