@@ -55,11 +55,16 @@ int run_fleet(const FleetCommandOptions& o) {
   }
   const runner::Fleet f = runner::build_fleet(reports, {.outlier_pct = o.outlier_pct});
   std::fputs(runner::fleet_text(f).c_str(), stdout);
-  for (const auto& [path, text] : {std::pair{o.html, &runner::fleet_html}, std::pair{o.csv, &runner::fleet_csv}}) {
-    if (path.empty()) continue;
-    auto written = runner::write_file_atomic(path, text(f));
+  struct Output {
+    const char* kind;
+    const std::string& path;
+    std::string (*render)(const runner::Fleet&);
+  };
+  for (const Output& out : {Output{"html", o.html, &runner::fleet_html}, Output{"csv", o.csv, &runner::fleet_csv}}) {
+    if (out.path.empty()) continue;
+    auto written = runner::write_file_atomic(out.path, out.render(f));
     if (!written) return fail(written.error());
-    std::printf("%s: %s\n", &path == &o.html ? "html" : "csv", path.c_str());
+    std::printf("%s: %s\n", out.kind, out.path.c_str());
   }
   // FAIL and ERROR gate; a drive no profile judged (NOT-JUDGED) is listed, not a failure.
   for (const auto& r : f.rows)

@@ -114,6 +114,22 @@ SweepComparison compare_sweeps(const WorkloadDirection& wa, const WorkloadDirect
   return sc;
 }
 
+// The largest outstanding I/O count both sweeps have a step at.
+std::optional<double> deepest_common_step(const std::vector<SweepStep>& a, const std::vector<SweepStep>& b) {
+  std::optional<double> deepest;
+  for (const auto& sa : a)
+    for (const auto& sb : b)
+      if (sa.outstanding == sb.outstanding && (!deepest || sa.outstanding > *deepest)) deepest = sa.outstanding;
+  return deepest;
+}
+
+// The numbers a sweep step holds, as compare's metrics (latency in ns).
+std::map<std::string, MetricValue> step_metrics(const std::vector<SweepStep>& steps, double outstanding) {
+  for (const auto& s : steps)
+    if (s.outstanding == outstanding) return {{"iops", {s.iops, {}}}, {"lat_mean", {s.lat_mean_us * 1e3, {}}}, {"lat_p99", {s.lat_p99_us * 1e3, {}}}};
+  return {};
+}
+
 }  // namespace
 
 Comparison compare_reports(const ReportIndex& a, const ReportIndex& b, const CompareOptions& o) {
@@ -145,15 +161,24 @@ Comparison compare_reports(const ReportIndex& a, const ReportIndex& b, const Com
         p.only_in_a.push_back(wa.test + " " + wa.label + " " + wa.direction);
         continue;
       }
+      // Two sweeps: a run's headline numbers are its knee's, and the knees of two runs can sit at
+      // different queue depths, which would compare the depth, not the drive. Both are read at the
+      // deepest step both runs made instead (as fleet does), and say so.
+      const bool swept = !wa.sweep.empty() && !wb->sweep.empty();
+      const std::optional<double> common = swept ? deepest_common_step(wa.sweep, wb->sweep) : std::nullopt;
+      const auto& values_a = common ? step_metrics(wa.sweep, *common) : wa.metrics;
+      const auto& values_b = common ? step_metrics(wb->sweep, *common) : wb->metrics;
+      const std::string at = common ? fmt::format(" at {} outstanding", human::plain(*common)) : "";
       for (const auto& kind : compare_metrics()) {
-        auto ia = wa.metrics.find(kind.name), ib = wb->metrics.find(kind.name);
-        if (ia == wa.metrics.end() || ib == wb->metrics.end()) continue;
+        if (swept && !common) break;  // no step in common: the step-by-step table says which each made
+        auto ia = values_a.find(kind.name), ib = values_b.find(kind.name);
+        if (ia == values_a.end() || ib == values_b.end()) continue;
         MetricComparison m;
         m.key = wa.key;
         m.test = wa.test;
         m.direction = wa.direction;
-        m.label_a = wa.label;
-        m.label_b = wb->label;
+        m.label_a = wa.label + at;
+        m.label_b = wb->label + at;
         m.kind = &kind;
         m.a = ia->second.value;
         m.b = ib->second.value;

@@ -196,3 +196,50 @@ TEST(Compare, AReportOfTheFirstSchemaComparesWithANewOne) {
   for (const auto& m : c.pairs[0].metrics) EXPECT_DOUBLE_EQ(m.ratio, 1.0) << m.key;
   EXPECT_TRUE(c.regressions.empty());
 }
+
+TEST(Compare, TwoSweepsAreComparedAtTheDeepestQueueBothRanNotKneeAgainstKnee) {
+  // The baseline's knee was at 32 outstanding, the new run's at 8: its headline numbers differ by the
+  // queue depth (p99 -98%), not by the drive, which is just as fast at every depth both ran.
+  auto report = [](const std::string& name, std::vector<SweepStep> sweep, double knee_iops, double knee_p99_ns) {
+    WorkloadDirection w;
+    w.key = "max-iops/randread#0/read";
+    w.test = "max-iops";
+    w.label = "randread 4KiB";
+    w.direction = "read";
+    w.metrics["iops"] = {knee_iops, {}};
+    w.metrics["lat_p99"] = {knee_p99_ns, {}};
+    w.sweep = std::move(sweep);
+    DeviceIndex d;
+    d.serial = "SN-A";
+    d.verdict = "PASS";
+    d.workloads.push_back(w);
+    ReportIndex r;
+    r.name = name;
+    r.devices.push_back(d);
+    return r;
+  };
+  const ReportIndex a = report("a.json", {{1, 10000, 90, 100}, {8, 60000, 120, 200}, {32, 90000, 330, 5000}}, 90000, 5000e3);
+  const ReportIndex b = report("b.json", {{1, 10000, 90, 100}, {8, 60000, 120, 200}}, 60000, 200e3);
+  CompareOptions o;
+  o.max_regression_pct = 10;
+  const Comparison c = compare_reports(a, b, o);
+  ASSERT_EQ(c.pairs.size(), 1u);
+  const MetricComparison* iops = find(c.pairs[0], "max-iops/randread#0/read", "iops");
+  const MetricComparison* p99 = find(c.pairs[0], "max-iops/randread#0/read", "lat_p99");
+  ASSERT_NE(iops, nullptr);
+  ASSERT_NE(p99, nullptr);
+  EXPECT_EQ(iops->a, 60000);
+  EXPECT_EQ(iops->b, 60000);
+  EXPECT_EQ(p99->a, 200e3);
+  EXPECT_EQ(p99->b, 200e3);
+  EXPECT_EQ(iops->label_a, "randread 4KiB at 8 outstanding");
+  EXPECT_TRUE(c.regressions.empty()) << c.regressions.front();
+  EXPECT_NE(compare_text({c}, o).find("max-iops randread 4KiB at 8 outstanding read"), std::string::npos) << compare_text({c}, o);
+  // The step only the baseline made is named in the step-by-step table.
+  ASSERT_EQ(c.pairs[0].sweeps.size(), 1u);
+  EXPECT_EQ(c.pairs[0].sweeps[0].only_in_a, std::vector<double>{32});
+  // No step in common: no headline row compares the two knees.
+  const ReportIndex deep = report("deep.json", {{16, 80000, 200, 3000}}, 80000, 3000e3);
+  const Comparison none = compare_reports(a, deep, o);
+  EXPECT_EQ(find(none.pairs[0], "max-iops/randread#0/read", "iops"), nullptr);
+}

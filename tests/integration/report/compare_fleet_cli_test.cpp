@@ -132,6 +132,9 @@ TEST_F(CompareFleetCli, FleetReadsAFolderOfReportsWritesHtmlAndCsvAndExitsOneOnA
   EXPECT_NE(r.err.find("skipped"), std::string::npos) << r.err;
   EXPECT_NE(r.out.find("fleet: 4 drive(s) in 1 group(s)"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("OUTLIER"), std::string::npos) << r.out;
+  // Each file is named for what it is.
+  EXPECT_NE(r.out.find("html: " + (dir_ / "fleet.html").string() + "\n"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("csv: " + (dir_ / "fleet.csv").string() + "\n"), std::string::npos) << r.out;
   const std::string csv = read(dir_ / "fleet.csv");
   EXPECT_EQ(std::count(csv.begin(), csv.end(), '\n'), 5) << csv;
   EXPECT_NE(read(dir_ / "fleet.html").find("<h1>diskvet fleet"), std::string::npos);
