@@ -35,7 +35,15 @@ stage() {  # stage NAME COMMAND...: runs it (output shown as it comes), records 
 
 release_ctest() {
   cd "$top/build" || return
-  ctest --output-on-failure -j2 --timeout 900 2>&1 | tee "$logs/ctest-release.log"
+  # The tests' temporary files go to a folder of this run (TMPDIR), where the leak fixture
+  # (tests/support/lab_leaks.sh) looks for what they left: another run's files on a shared machine
+  # are not this run's leaks. A short path: sockets live there too.
+  local tmp rc
+  tmp=$(mktemp -d /tmp/ctest-tmp-XXXXXX) || return
+  TMPDIR=$tmp ctest --output-on-failure -j2 --timeout 900 2>&1 | tee "$logs/ctest-release.log"
+  rc=${PIPESTATUS[0]}
+  rm -rf "$tmp"
+  return "$rc"
 }
 asan_unit() {
   TARGETS=unit_test_binaries "$top/scripts/build.sh" "$top/build-asan" -DCMAKE_BUILD_TYPE=Debug -DDISKVET_SANITIZE=ON -DDISKVET_UNIT_SHARDS=4 || return

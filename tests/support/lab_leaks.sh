@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # What the test lab left behind: loop devices over a diskvet test file, diskvet test mounts, the
 # lab's processes (the FUSE stall daemon, fio servers, the SSH lab's sshd, QEMU guests, this build's
-# diskvet), and temporary files and folders (every test names its own diskvet-* in /tmp or /dev/shm). The ctest fixture lab_leaks runs `baseline` before the tests that make such things and
-# `check` after all of them: check fails, naming each leak, when one is there that was not there at
+# diskvet), and temporary files and folders (every test names its own diskvet-* in $TMPDIR, else /tmp,
+# or /dev/shm; scripts/test.sh gives the tests a TMPDIR of their own, so another run's are not seen).
+# The ctest fixture lab_leaks runs `baseline` before the tests that make such things and `check` after
+# all of them: check fails, naming each leak, when one is there that was not there at
 # the baseline (what another checkout's tests hold on a shared machine was there before, or is not
 # this run's: the baseline keeps the first, nothing tells the second apart).
 #   tests/support/lab_leaks.sh baseline FILE | check FILE | list
@@ -25,7 +27,7 @@ list() {  # one line per leak-able thing: "loop NAME BACKING", "mount POINT TYPE
     case $point in *diskvet-*) echo "mount $point $type $src" ;; esac
   done </proc/self/mounts
   local f
-  for f in /tmp/diskvet-* /dev/shm/diskvet-*; do
+  for f in "${TMPDIR:-/tmp}"/diskvet-* /dev/shm/diskvet-*; do
     [ -e "$f" ] || [ -L "$f" ] || continue
     echo "file $f"
   done
