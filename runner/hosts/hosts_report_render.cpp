@@ -160,7 +160,14 @@ std::string render_hosts_text(const json::object& doc) {
             devs += fmt::format("{}{} ({})", devs.empty() ? "" : ", ", str(dv.as_object(), "path"),
                                 dv.as_object().contains("refusal") ? "REFUSED" : (str(dv.as_object(), "held") == "true" ? "held" : "read only"));
       t += fmt::format("{:<16} {:<17} {:<10} {}\n", str(h, "name"), str(h, "state"), str(h, "fio_version"), devs);
-      if (!str(h, "reason").empty()) t += fmt::format("  {} at {}\n", str(h, "reason"), str(h, "when"));
+      const std::string reason = str(h, "reason");
+      if (!reason.empty()) t += fmt::format("  {} at {}\n", reason, str(h, "when"));
+      // Why each device was refused, where the host's reason does not already say it (a report of
+      // an older diskvet named only the first).
+      if (const json::array* d = arr(h, "devices"))
+        for (const auto& dv : *d)
+          if (dv.is_object() && !str(dv.as_object(), "refusal").empty() && reason.find(str(dv.as_object(), "refusal")) == std::string::npos)
+            t += fmt::format("  {} refused: {}\n", str(dv.as_object(), "path"), str(dv.as_object(), "refusal"));
     }
   if (const json::array* tests = arr(doc, "tests"))
     for (const auto& tv : *tests) {
@@ -208,8 +215,11 @@ std::string render_hosts_html(const json::object& doc, bool seal_ok) {
       std::string devs;
       if (const json::array* d = arr(o, "devices"))
         for (const auto& dv : *d)
-          if (dv.is_object())
-            devs += html_escape(str(dv.as_object(), "path")) + (str(dv.as_object(), "held") == "true" ? " (held)" : "") + "<br>";
+          if (dv.is_object()) {
+            const std::string refusal = str(dv.as_object(), "refusal");
+            devs += html_escape(str(dv.as_object(), "path")) +
+                    (!refusal.empty() ? " (REFUSED: " + html_escape(refusal) + ")" : str(dv.as_object(), "held") == "true" ? " (held)" : "") + "<br>";
+          }
       h += fmt::format("<tr><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>", html_escape(str(o, "name")), html_escape(str(o, "state")),
                        html_escape(str(o, "fio_version")), devs, html_escape(str(o, "reason")));
     }

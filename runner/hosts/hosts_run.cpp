@@ -239,13 +239,17 @@ bool Controller::start_gates() {
         if (self) break;
       }
     }
+    // Every refusal is said, not only the first: the operator fixes them all before the next try.
+    std::string refusals;
     for (const GateDevice& d : s.devices) {
-      if (!d.refusal.empty()) {
-        lose(s, "refused", fmt::format("{}: {}", d.id, d.refusal));
-        all = false;
-      } else {
+      if (!d.refusal.empty())
+        refusals += fmt::format("{}{}: {}", refusals.empty() ? "" : "; ", d.id, d.refusal);
+      else
         say(s.host->name, fmt::format("{} is {} ({})", d.id, d.held ? "held for writing" : "read only", d.path));
-      }
+    }
+    if (!refusals.empty()) {
+      lose(s, "refused", refusals);
+      all = false;
     }
   }
   return all;

@@ -34,6 +34,24 @@ json::object hosts_doc() {
                       {"hosts", host_list}, {"tests", json::array{json::object{{"id", "latency-qd1"}, {"workloads", json::array{w}}}}}};
 }
 
+TEST(HostsReport, EveryRefusedDeviceOfAHostSaysWhy) {
+  // A report whose host reason names only the first refusal (as diskvet wrote them before): the
+  // second device's own refusal is shown too, and each only once.
+  json::array devs;
+  devs.push_back(json::object{{"id", "/dev/sdb"}, {"path", "/dev/sdb"}, {"refusal", "holds an ext4 file system"}});
+  devs.push_back(json::object{{"id", "/dev/sdc"}, {"path", "/dev/sdc"}, {"refusal", "is mounted at /srv"}});
+  json::array hosts;
+  hosts.push_back(json::object{{"name", "h1"}, {"state", "refused"}, {"reason", "/dev/sdb: holds an ext4 file system"}, {"when", "T"}, {"devices", devs}});
+  const json::object doc{{"kind", kHostsReportKind}, {"suite", "quick"}, {"status", "REFUSED"}, {"verdict", "ERROR"}, {"exit_code", 2}, {"hosts", hosts}};
+  const std::string t = render_hosts_text(doc);
+  EXPECT_NE(t.find("/dev/sdc refused: is mounted at /srv"), std::string::npos) << t;
+  const size_t first = t.find("holds an ext4 file system");
+  ASSERT_NE(first, std::string::npos) << t;
+  EXPECT_EQ(t.find("holds an ext4 file system", first + 1), std::string::npos) << "said once: " << t;
+  const std::string h = render_hosts_html(doc, true);
+  EXPECT_NE(h.find("/dev/sdc (REFUSED: is mounted at /srv)"), std::string::npos) << h;
+}
+
 TEST(HostsReport, TextHasARowPerHostAndTheMergedRow) {
   const json::object doc = hosts_doc();
   ASSERT_TRUE(is_hosts_report(doc));
