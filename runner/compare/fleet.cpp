@@ -4,6 +4,8 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <filesystem>
+#include <map>
 #include <set>
 
 #include "common/units.hpp"
@@ -122,11 +124,23 @@ Fleet build_fleet(const std::vector<ReportIndex>& reports, const FleetOptions& o
   return f;
 }
 
+namespace {
+
+// The depth each swept workload of a group was compared at, once per workload (its IOPS and p99
+// columns share it): "max-iops/randread#0/read" -> 4.
+std::map<std::string, double> compared_depths(const FleetGroup& g) {
+  std::map<std::string, double> out;
+  for (const auto& [col, qd] : g.common_outstanding) out[col.substr(0, col.rfind(':'))] = qd;
+  return out;
+}
+
+}  // namespace
+
 std::string fleet_text(const Fleet& f) {
   std::string out = fmt::format("fleet: {} drive(s) in {} group(s) of identical drives (model, firmware, capacity)\n", f.rows.size(), f.groups.size());
   for (const auto& g : f.groups) {
     out += fmt::format("  group {}: {} drive(s), {} not passing, {} outlier(s)\n", g.key, g.drives, g.failing, g.outliers);
-    for (const auto& [col, qd] : g.common_outstanding) out += fmt::format("    {} compared at {} outstanding I/Os\n", col.substr(0, col.rfind(':')), human::plain(qd));
+    for (const auto& [workload, qd] : compared_depths(g)) out += fmt::format("    {} compared at {} outstanding I/Os\n", workload, human::plain(qd));
   }
   out += fmt::format("\n  {:<13} {:<22} {:<24} {:<10} {}\n", "verdict", "serial", "path", "group", "file");
   for (const auto& r : f.rows) {
@@ -194,18 +208,22 @@ std::string fleet_html(const Fleet& f) {
   h += "<table><tr><th>group</th><th>drives</th><th>not passing</th><th>outliers</th><th>max-IOPS compared at</th></tr>";
   for (const auto& g : f.groups) {
     std::string qd;
-    for (const auto& [col, n] : g.common_outstanding) qd += (qd.empty() ? "" : "<br>") + esc(col.substr(0, col.rfind(':'))) + ": " + human::plain(n) + " outstanding";
+    for (const auto& [workload, n] : compared_depths(g)) qd += (qd.empty() ? "" : "<br>") + esc(workload) + ": " + human::plain(n) + " outstanding";
     h += fmt::format("<tr><td>{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td><td>{}</td></tr>", esc(g.key), g.drives, g.failing,
                      g.outliers, qd.empty() ? "-" : qd);
   }
   h += "</table><div class=\"scroll\"><table><tr><th>verdict</th><th>serial</th><th>model / firmware / size</th><th>path</th><th>report</th><th>group</th>";
   for (const auto& c : f.columns) h += "<th>" + esc(c.label) + "</th>";
-  h += "<th>findings</th></tr>";
+  h += "</tr>";
+  // One line per drive: the report by its file name (the whole path on hover), and the findings on a
+  // row of their own under it, across the table, instead of a narrow last column that made each row
+  // hundreds of pixels tall.
+  const size_t width = 6 + f.columns.size();
   for (const auto& r : f.rows) {
     const std::string v = r.device.verdict.empty() ? "NOT-JUDGED" : r.device.verdict;
-    h += fmt::format("<tr><td class=\"{0}\">{0}</td><td>{1}</td><td>{2} / {3} / {4}</td><td>{5}</td><td>{6}</td><td class=\"num\">{7}</td>", esc(v),
-                     esc(r.device.serial), esc(r.device.model), esc(r.device.firmware), format_bytes(r.device.size_bytes), esc(r.device.path), esc(r.file),
-                     r.group_size);
+    h += fmt::format("<tr><td class=\"{0}\">{0}</td><td>{1}</td><td>{2} / {3} / {4}</td><td class=\"nowrap\">{5}</td><td title=\"{6}\">{7}</td><td class=\"num\">{8}</td>",
+                     esc(v), esc(r.device.serial), esc(r.device.model), esc(r.device.firmware), format_bytes(r.device.size_bytes), esc(r.device.path),
+                     esc(r.file), esc(std::filesystem::path(r.file).filename().string()), r.group_size);
     for (const auto& c : f.columns) {
       auto it = r.cells.find(c.id);
       if (it == r.cells.end() || !it->second.value) {
@@ -214,10 +232,11 @@ std::string fleet_html(const Fleet& f) {
       }
       h += fmt::format("<td class=\"num{}\">{}</td>", it->second.outlier ? " worse" : "", esc(format_metric(*c.kind, *it->second.value)));
     }
+    h += "</tr>";
     std::string notes;
     for (const auto& x : r.device.failing) notes += "<li>failing: " + esc(x) + "</li>";
     for (const auto& x : r.outliers) notes += "<li>outlier: " + esc(x) + "</li>";
-    h += "<td>" + (notes.empty() ? std::string() : "<ul>" + notes + "</ul>") + "</td></tr>";
+    if (!notes.empty()) h += fmt::format("<tr class=\"findings\"><td></td><td colspan=\"{}\"><ul>{}</ul></td></tr>", width - 1, notes);
   }
   h += "</table></div>";
   return html_page("diskvet fleet", h);

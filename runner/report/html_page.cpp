@@ -27,7 +27,7 @@ h1{font-size:1.5em;margin:.2em 0}h2{font-size:1.25em;margin:1.2em 0 .4em;border-
 .card ul{margin:.3em 0;padding-left:1.2em}.card li.bad{color:#a00;font-weight:600}
 .scroll{overflow-x:auto}
 table{border-collapse:collapse;margin:.4em 0;font-size:.9em}td,th{border:1px solid #ccc;padding:3px 8px;text-align:left;vertical-align:top}
-th{background:#f3f3f3}td.num{text-align:right;white-space:nowrap}
+th{background:#f3f3f3}td.num{text-align:right;white-space:nowrap}td.nowrap{white-space:nowrap}tr.findings td{border-top:0}tr.findings ul{margin:0}
 .plots{display:flex;flex-wrap:wrap;gap:.5em}.plots svg{max-width:100%;height:auto;border:1px solid #eee}
 details{margin:.3em 0}summary{cursor:pointer;color:#245}pre{white-space:pre-wrap;word-break:break-all;background:#f6f6f6;padding:.5em;font-size:.85em}
 .print-only{display:none}

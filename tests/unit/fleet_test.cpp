@@ -4,6 +4,7 @@
 #include "runner/compare/fleet.hpp"
 
 #include <gtest/gtest.h>
+#include <fmt/format.h>
 
 #include "runner/report/report_file.hpp"
 #include "tests/support/null_run_report.hpp"
@@ -72,6 +73,13 @@ TEST(Fleet, ASlowDriveAmongIdenticalOnesIsAnOutlierAndFailuresComeFirst) {
   EXPECT_EQ(csv.find("e+"), std::string::npos);
   const std::string html = fleet_html(f);
   EXPECT_NE(html.find("class=\"num worse\""), std::string::npos);
+  // The findings are a row of their own under their drive, across the table (a narrow last column
+  // made rows hundreds of pixels tall), and the report is named by its file.
+  EXPECT_NE(html.find(fmt::format("<tr class=\"findings\"><td></td><td colspan=\"{}\"><ul><li>failing: ", 5 + f.columns.size())), std::string::npos) << html;
+  EXPECT_EQ(html.find("<th>findings</th>"), std::string::npos);
+  EXPECT_NE(html.find("title=\"host1.json\">host1.json</td>"), std::string::npos) << html;
+  const std::string compared = "max-iops/randread#0/read: 4 outstanding";
+  EXPECT_EQ(html.find(compared, html.find(compared) + 1), std::string::npos) << "once per workload, not per column: " << html;
   EXPECT_NE(fleet_text(f).find("OUTLIER"), std::string::npos);
 }
 
