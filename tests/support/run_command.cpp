@@ -15,6 +15,7 @@
 #include <boost/process/search_path.hpp>
 #include <boost/process/start_dir.hpp>
 
+#include <algorithm>
 #include <cerrno>
 #include <chrono>
 #include <condition_variable>
@@ -68,12 +69,17 @@ CommandResult run_command(const std::vector<std::string>& argv, const CommandOpt
   // child exit, and until the child is reaped its pid cannot name another process.
   std::optional<Clock::time_point> interrupted_at;
   std::jthread interrupter;
-  if (options.interrupt_after_ms > 0)
+  if (options.interrupt_after_ms > 0 || options.interrupt_when)
     interrupter = std::jthread([&, pid = child.id()](std::stop_token stop) {
       std::mutex mutex;
       std::condition_variable_any cv;
       std::unique_lock lock(mutex);
-      cv.wait_for(lock, stop, std::chrono::milliseconds(options.interrupt_after_ms), [] { return false; });
+      if (options.interrupt_when) {
+        while (!stop.stop_requested() && !options.interrupt_when())
+          cv.wait_for(lock, stop, std::chrono::milliseconds(20), [] { return false; });
+      } else {
+        cv.wait_for(lock, stop, std::chrono::milliseconds(options.interrupt_after_ms), [] { return false; });
+      }
       if (stop.stop_requested()) return;
       ::kill(pid, SIGINT);
       interrupted_at = Clock::now();
@@ -99,6 +105,14 @@ CommandResult run_command(const std::vector<std::string>& argv, const CommandOpt
   const int status = child.native_exit_code();
   r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : WIFSIGNALED(status) ? 128 + WTERMSIG(status) : -1;
   return r;
+}
+
+std::function<bool()> file_holds(std::string path, std::vector<std::string> texts) {
+  return [path = std::move(path), texts = std::move(texts)] {
+    std::ifstream in(path);
+    const std::string have{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+    return std::all_of(texts.begin(), texts.end(), [&](const std::string& t) { return have.find(t) != std::string::npos; });
+  };
 }
 
 std::vector<std::string> words(std::string_view command_line) {

@@ -115,9 +115,14 @@ TEST_F(Burnin, AnInterruptedParallelRunSaysHowFarEachDeviceGot) {
   ASSERT_FALSE(a.empty());
   ASSERT_FALSE(b.empty());
   std::string args = "run --suite burnin --device " + a + " --device " + b + " --destroy-data " + a + " --destroy-data " + b +
-                     " --parallel --duration 60s -q --out " + file("partial.json").string();
-  auto run = diskvet::testing::run_command(diskvet::testing::words(std::string(DISKVET_BINARY) + " " + args),
-                                           {.interrupt_after_ms = 4000, .output_file = file("log").string()});
+                     " --parallel --duration 60s --out " + file("partial.json").string();
+  // Interrupted once both devices are into the second test (their phase lines say so), not after a
+  // guess of seconds: a loaded machine had not finished the first test when 4 s were up.
+  const std::string log = file("log").string();
+  auto run = diskvet::testing::run_command(
+      diskvet::testing::words(std::string(DISKVET_BINARY) + " " + args),
+      {.interrupt_when = diskvet::testing::file_holds(log, {"[" + a + "] measure random-verify-behind", "[" + b + "] measure random-verify-behind"}),
+       .output_file = log});
   EXPECT_EQ(run.exit_code, 3);
   auto r = report("partial.json");
   EXPECT_FALSE(r.at("complete").as_bool());

@@ -93,10 +93,11 @@ TEST_F(QuickSuite, AnInterruptedRunWritesAPartialReportAndExitsThree) {
   SKIP_UNLESS_LOOP_DEVICES();
   std::string dev = make_loop(128u << 20);
   ASSERT_FALSE(dev.empty());
-  // SIGINT after 4 s of a run that takes far longer.
-  std::string args = "run --suite quick --device " + dev + " --destroy-data " + dev + " --duration 20s -q --out " + file("partial.json").string();
+  // SIGINT once the run measures its first test, in a run that takes far longer.
+  std::string args = "run --suite quick --device " + dev + " --destroy-data " + dev + " --duration 20s --out " + file("partial.json").string();
+  const std::string log = file("log").string();
   auto run = diskvet::testing::run_command(diskvet::testing::words(std::string(DISKVET_BINARY) + " " + args),
-                                           {.interrupt_after_ms = 4000, .output_file = file("log").string()});
+                                           {.interrupt_when = diskvet::testing::file_holds(log, {"[" + dev + "] measure "}), .output_file = log});
   EXPECT_EQ(run.exit_code, 3);
   auto r = report("partial.json");
   EXPECT_FALSE(r.at("complete").as_bool());
