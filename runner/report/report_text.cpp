@@ -157,6 +157,10 @@ std::string render_report_text(const json::object& r) {
                        flag(obj(health, "before"), "known") ? "" : " (no health source for this device: never reported as healthy)");
     for (const auto& p : arr(obj(health, "delta"), "problems"))
       if (p.is_string()) out += fmt::format("  health during the run: {}\n", std::string_view(p.get_string()));
+    const json::value& capacity = obj(dev, "capacity_probe");
+    if (flag(capacity, "performed"))
+      out += fmt::format("  capacity probe: {} - real capacity {} of {} claimed - {}\n", str(capacity, "verdict"), format_bytes(bytes(capacity, "real_bytes")),
+                         format_bytes(bytes(capacity, "claimed_bytes")), str(capacity, "summary"));
     const json::value& purge = obj(dev, "purge");
     if (flag(purge, "requested")) {
       const double took_s = num(purge, "duration_s");
