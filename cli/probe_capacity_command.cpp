@@ -67,6 +67,9 @@ int probe_capacity_command(const ProbeCliOptions& o) {
   if (!request) return fail(request.error());
   auto planned = build_plan(std::move(*request));
   if (!planned) return fail(planned.error());
+  // No performance limits to judge: the probe's own verdict is the device's, not "measurement only".
+  planned->plan.options.measurement_only = false;
+  for (auto& d : planned->plan.devices) d.profile_reason = "none needed: the capacity probe judges addresses, not performance";
   return run_planned(*planned, o.quiet, "");
 }
 

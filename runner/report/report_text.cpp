@@ -192,7 +192,9 @@ std::string render_report_text(const json::object& r) {
                              num(pts[*k], "outstanding"), pts.size());
       }
     out += "\n";
-    measured_table(out, dev);
+    // A run of the capacity probe alone (probe-capacity) has no performance table and no limits.
+    const bool probe_only = arr(dev, "tests").empty() && flag(capacity, "performed");
+    if (!probe_only) measured_table(out, dev);
     for (const auto& t : arr(dev, "tests"))
       if (auto m = read_matrix_table(t)) out += matrix_text(str(t, "id"), *m);
     bool any = false;
@@ -210,7 +212,7 @@ std::string render_report_text(const json::object& r) {
         out += fmt::format("  {:<20} {:<20} {:>16} {:>14}  {:<20}  {}\n", str(v, "test"), metric, expected, measured, margin, str(v, "status"));
         if (str(v, "status") != "PASS") out += fmt::format("  {:<20} {}\n", "", str(v, "reason"));
       }
-    if (!any)
+    if (!any && !probe_only)
       out += "\n  no verdicts: " +
              (flag(doc, "measurement_only") ? std::string("measurement only (--profile none)")
               : str(prof, "name").empty()   ? std::string("no profile: NOT-JUDGED (use --profile NAME|FILE, or --profile none to measure only)")

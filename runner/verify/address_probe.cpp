@@ -54,7 +54,8 @@ class Prober {
     if (!buf) return false;
     std::vector<std::vector<uint32_t>> old_crc(extents.size());
     std::vector<std::vector<int>> pre_error(extents.size()), write_error(extents.size());
-    const double steps = static_cast<double>(extents.size()) * 3 + static_cast<double>(plan.flush_blocks * bs / kMaxProbeExtentBytes) + 1;
+    const uint64_t flush_chunks = (plan.flush_blocks + chunk - 1) / chunk;
+    const double steps = static_cast<double>(extents.size() * 3 + flush_chunks + 1);
     double done = 0;
     auto tick = [&](const char* what) {
       done += 1;

@@ -139,35 +139,30 @@ TEST(AddressProbe, WrappedAddressesAreAliasingAtTheWrapPoint) {
   EXPECT_NE(r.summary().find("carries the tag of block 0"), std::string::npos) << r.summary();
 }
 
-TEST(AddressProbe, DroppedWritesReadZerosAndBisectionFindsTheRealCapacity) {
-  const uint64_t real = 40 * kMiB + 3 * kBs;
-  FakeDevice dev(128 * kMiB, real, FakeDevice::Mode::drop);
+// A fake of `real` bytes claiming 128 MiB: found failing with `fault`, its real capacity to the byte.
+AddressProbeResult expect_found(FakeDevice::Mode mode, uint64_t real, AddressFault fault) {
+  FakeDevice dev(128 * kMiB, real, mode);
   auto r = probe(dev, 128 * kMiB);
-  ASSERT_TRUE(r.failed());
-  EXPECT_GT(r.faults[static_cast<size_t>(AddressFault::zeros)], 0u);
-  EXPECT_EQ(r.faults[static_cast<size_t>(AddressFault::aliased)], 0u);
-  EXPECT_GT(r.bisect_rounds, 0u);
+  EXPECT_TRUE(r.failed());
+  EXPECT_GT(r.faults[static_cast<size_t>(fault)], 0u) << r.summary();
+  EXPECT_EQ(r.faults[static_cast<size_t>(AddressFault::aliased)], 0u) << r.summary();
+  EXPECT_EQ(r.faults[static_cast<size_t>(AddressFault::garbage)], 0u) << r.summary();
   EXPECT_EQ(r.real_bytes, real) << r.summary();
+  return r;
+}
+
+TEST(AddressProbe, DroppedWritesReadZerosAndBisectionFindsTheRealCapacity) {
+  auto r = expect_found(FakeDevice::Mode::drop, 40 * kMiB + 3 * kBs, AddressFault::zeros);
+  EXPECT_GT(r.bisect_rounds, 0u);
+  ASSERT_TRUE(r.highest_good_block && r.lowest_bad_block);
   EXPECT_EQ(*r.highest_good_block + 1, *r.lowest_bad_block);
 }
 
-TEST(AddressProbe, StaleDataPastTheRealCapacityIsALostWrite) {
-  const uint64_t real = 20 * kMiB;
-  FakeDevice dev(128 * kMiB, real, FakeDevice::Mode::stale);
-  auto r = probe(dev, 128 * kMiB);
-  ASSERT_TRUE(r.failed());
-  EXPECT_GT(r.faults[static_cast<size_t>(AddressFault::stale)], 0u) << r.summary();
-  EXPECT_EQ(r.faults[static_cast<size_t>(AddressFault::garbage)], 0u);
-  EXPECT_EQ(r.real_bytes, real) << r.summary();
-}
+TEST(AddressProbe, StaleDataPastTheRealCapacityIsALostWrite) { expect_found(FakeDevice::Mode::stale, 20 * kMiB, AddressFault::stale); }
 
 TEST(AddressProbe, ErrorsPastSomeAddressAreFindings) {
-  const uint64_t real = 50 * kMiB;
-  FakeDevice dev(128 * kMiB, real, FakeDevice::Mode::errors);
-  auto r = probe(dev, 128 * kMiB);
-  ASSERT_TRUE(r.failed());
-  EXPECT_GT(r.faults[static_cast<size_t>(AddressFault::write_error)], 0u) << r.summary();
-  EXPECT_EQ(r.real_bytes, real) << r.summary();
+  auto r = expect_found(FakeDevice::Mode::errors, 50 * kMiB, AddressFault::write_error);
+  ASSERT_FALSE(r.evidence.empty());
   EXPECT_EQ(r.evidence.front().error, EIO);
 }
 

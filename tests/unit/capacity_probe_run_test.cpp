@@ -35,6 +35,16 @@ suites::Suite probe_only() {
   return s;
 }
 
+// The probe-only suite on `target` (a file at `path`), watched by `ev`.
+RunResult run_probe_only(Target target, const std::string& path, Phases& ev) {
+  RunPlan plan;
+  plan.suite = probe_only();
+  devices::Device dev;
+  dev.path = path;
+  plan.devices.push_back(DevicePlan{dev, std::move(target), std::nullopt, "", 0});
+  return run_suite(plan, RunHooks{}, ev);
+}
+
 struct ScratchTarget {
   std::string path = (std::filesystem::current_path() / fmt::format("diskvet-capacity-probe-{}.img", getpid())).string();
   ~ScratchTarget() { std::filesystem::remove(path); }
@@ -46,13 +56,8 @@ TEST(CapacityProbeRun, RunsFirstOnAWritableDeviceAndPassesWhenEveryAddressHolds)
   ScratchTarget scratch;
   auto target = Target::open(scratch.path, true, 8u << 20);
   if (!target) GTEST_SKIP() << "no O_DIRECT scratch file here: " << target.error().message();
-  RunPlan plan;
-  plan.suite = probe_only();
-  devices::Device dev;
-  dev.path = scratch.path;
-  plan.devices.push_back(DevicePlan{dev, std::move(*target), std::nullopt, "", 0});
   Phases ev;
-  RunResult r = run_suite(plan, RunHooks{}, ev);
+  RunResult r = run_probe_only(std::move(*target), scratch.path, ev);
 
   ASSERT_EQ(r.devices.size(), 1u);
   const DeviceResult& d = r.devices[0];
@@ -83,13 +88,8 @@ TEST(CapacityProbeRun, NeverRunsOnADeviceOpenedReadOnly) {
   }
   auto target = Target::open(scratch.path, false);
   ASSERT_TRUE(target) << target.error().message();
-  RunPlan plan;
-  plan.suite = probe_only();
-  devices::Device dev;
-  dev.path = scratch.path;
-  plan.devices.push_back(DevicePlan{dev, std::move(*target), std::nullopt, "", 0});
   Phases ev;
-  RunResult r = run_suite(plan, RunHooks{}, ev);
+  RunResult r = run_probe_only(std::move(*target), scratch.path, ev);
   EXPECT_FALSE(r.devices[0].capacity_probe);
   EXPECT_EQ(std::count(ev.phases.begin(), ev.phases.end(), Phase::capacity_probe), 0);
   EXPECT_FALSE(report_json(r, probe_host()).at("devices").at(0).as_object().contains("capacity_probe"));

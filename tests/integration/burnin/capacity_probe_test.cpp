@@ -43,6 +43,8 @@ TEST_F(CapacityProbe, APlainLoopDevicePasses) {
   const std::string dev = make_loop(kPresented);
   ASSERT_FALSE(dev.empty());
   EXPECT_EQ(probe(dev), 0) << log();
+  EXPECT_EQ(report("r.json").at("devices").at(0).at("verdict").as_string(), "PASS");
+  EXPECT_NE(log().find("[" + dev + "] capacity-probe"), std::string::npos) << "the phase on stderr\n" << log();
   const auto c = capacity();
   EXPECT_EQ(c.at("verdict").as_string(), "PASS") << c;
   EXPECT_EQ(c.at("real_bytes").to_number<uint64_t>(), kPresented);
@@ -60,5 +62,6 @@ TEST_F(CapacityProbe, NoConsentNoProbe) {
   const std::string dev = make_loop(kPresented);
   ASSERT_FALSE(dev.empty());
   EXPECT_EQ(diskvet("probe-capacity --device " + dev + " --out " + file("r.json").string()), 2) << log();
+  EXPECT_NE(log().find("needs consent (nothing was written; add --destroy-data " + dev), std::string::npos) << log();
   EXPECT_FALSE(std::filesystem::exists(file("r.json")));
 }
