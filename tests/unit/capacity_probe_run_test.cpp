@@ -7,6 +7,7 @@
 
 #include <filesystem>
 
+#include "runner/report/report_html.hpp"
 #include "runner/report/report_json.hpp"
 #include "runner/report/report_text.hpp"
 #include "runner/run/suite_run.hpp"
@@ -78,6 +79,9 @@ TEST(CapacityProbeRun, RunsFirstOnAWritableDeviceAndPassesWhenEveryAddressHolds)
   EXPECT_EQ(c.at("claimed_bytes").to_number<uint64_t>(), 8u << 20);
   const std::string text = render_report_text(doc);
   EXPECT_NE(text.find("capacity probe: PASS - real capacity 8MiB of 8MiB claimed"), std::string::npos) << text;
+  EXPECT_EQ(text.find("no verdicts"), std::string::npos) << "a probe-only run has no performance limits to miss\n" << text;
+  const std::string html = render_report_html(doc, true);
+  EXPECT_NE(html.find("Capacity probe: PASS &mdash; real capacity 8MiB of 8MiB claimed"), std::string::npos);
 }
 
 TEST(CapacityProbeRun, NeverRunsOnADeviceOpenedReadOnly) {
