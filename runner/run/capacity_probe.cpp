@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <chrono>
 
 #include "runner/verify/verify_state.hpp"
 
@@ -41,8 +42,12 @@ AddressProbeResult probe_capacity(const Target& target, const std::string& ident
   AddressProbeOptions o;
   o.budget_bytes = spec.budget_bytes;
   o.flush_bytes = spec.flush_bytes;
+  const auto start = std::chrono::steady_clock::now();
   auto progress = [&](const std::string& stage, double fraction) {
-    ev.on_progress(ProgressEvent{device, Phase::capacity_probe, "", fraction, 0, std::nullopt, stage});
+    const double elapsed_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    ProgressEvent p{device, Phase::capacity_probe, "", fraction, elapsed_s, std::nullopt, stage};
+    if (fraction > 0.01) p.eta_s = elapsed_s * (1 - fraction) / fraction;  // of this pass; bisection rounds follow a finding
+    ev.on_progress(p);
   };
   return run_address_probe(dev, target.info().size_bytes, bs, lbs, identity_hash(identity), seed, o, progress, stop);
 }

@@ -151,6 +151,15 @@ AddressProbeResult expect_found(FakeDevice::Mode mode, uint64_t real, AddressFau
   return r;
 }
 
+TEST(AddressProbe, AWrapAtAnAddressThatIsNoPowerOfTwoIsFoundWhereTheFlushLandsOnAnAlias) {
+  for (uint64_t real : {40 * kMiB, 48 * kMiB + kBs, 100 * kMiB}) {
+    FakeDevice dev(128 * kMiB, real, FakeDevice::Mode::wrap);
+    auto r = probe(dev, 128 * kMiB);
+    EXPECT_GT(r.faults[static_cast<size_t>(AddressFault::aliased)], 0u) << r.summary();
+    EXPECT_EQ(r.real_bytes, real) << r.summary();
+  }
+}
+
 TEST(AddressProbe, DroppedWritesReadZerosAndBisectionFindsTheRealCapacity) {
   auto r = expect_found(FakeDevice::Mode::drop, 40 * kMiB + 3 * kBs, AddressFault::zeros);
   EXPECT_GT(r.bisect_rounds, 0u);
