@@ -89,8 +89,8 @@ Action register_probe_capacity(CLI::App& app) {
       "  diskvet probe-capacity --device /dev/sdb --destroy-data /dev/sdb");
   cmd->add_option("--device,-d", o->devices, "Device to probe; repeat for several")->required();
   cmd->add_option("--destroy-data", o->destroy, "Consent to overwrite: serial, WWN, SERIAL/NSID, /dev path or all-unprotected");
-  cmd->add_option("--budget", o->budget, "Bytes of probe blocks (default: the smaller of 1 GiB and 0.1% of the capacity, at least 4 MiB)");
-  cmd->add_option("--flush", o->flush, "Bytes written between writing and reading back (default: the smaller of 256 MiB and 1/16 of the capacity)");
+  cmd->add_option("--budget", o->budget, "Bytes of probe blocks (default: the smaller of 1 GiB and 0.1% of the capacity, but at least the smaller of 4 MiB and 1/16 of it)");
+  cmd->add_option("--flush", o->flush, "Bytes written between writing and reading back (default: the smaller of 256 MiB and 1/16 of the capacity, at least the budget, at most 1/4)");
   cmd->add_option("--out,-o", o->out, "Report file (default: diskvet-report-probe-capacity-TIME.json here)");
   cmd->add_option("--randseed", o->randseed, "Repeat the blocks of the probe whose report shows this randseed");
   cmd->add_flag("--quiet,-q", o->quiet, "No progress on stderr");
