@@ -25,6 +25,7 @@ Action register_compare(CLI::App& app);
 Action register_fleet(CLI::App& app);
 Action register_tui(CLI::App& app);
 Action register_gate(CLI::App& app);
+Action register_probe_capacity(CLI::App& app);
 
 // Prints "diskvet: <message>" on stderr and returns the exit code for it.
 int fail(const Error& e);

@@ -12,6 +12,7 @@
 #include "cli/commands.hpp"
 #include "cli/hosts_command.hpp"
 #include "cli/run_progress.hpp"
+#include "cli/run_planned.hpp"
 #include "common/units.hpp"
 #include "devices/consent.hpp"
 #include "runner/io/seed.hpp"
@@ -148,13 +149,18 @@ int run_suite_command(const RunCliOptions& o) {
   // Everything that can fail is checked here, before the first write (runner/plan).
   auto planned = build_plan(std::move(*request));
   if (!planned) return fail(planned.error());
-  PlannedRun& run = *planned;
+  return run_planned(*planned, o.quiet, o.logs_dir);
+}
+
+}  // namespace
+
+int run_planned(PlannedRun& run, bool quiet, const std::string& logs_dir) {
   run.plan.options.stop = &interrupt_flag();
 
   install_signal_handlers();
   RunResult result;
   {
-    RunProgress progress(o.quiet, isatty(STDERR_FILENO) != 0);
+    RunProgress progress(quiet, isatty(STDERR_FILENO) != 0);
     result = run_suite(run.plan, device_run_hooks(), progress);
   }
   run.release_targets();  // the targets (O_EXCL) close before the scratch device is detached
@@ -168,8 +174,8 @@ int run_suite_command(const RunCliOptions& o) {
     fail(written.error());
     return 3;
   }
-  for (const NamedLog& log : o.logs_dir.empty() ? std::vector<NamedLog>{} : run_fio_logs(result)) {
-    auto claim = claim_output((std::filesystem::path(o.logs_dir) / log.file_name).string(), "--logs");
+  for (const NamedLog& log : logs_dir.empty() ? std::vector<NamedLog>{} : run_fio_logs(result)) {
+    auto claim = claim_output((std::filesystem::path(logs_dir) / log.file_name).string(), "--logs");
     Status ok = claim ? claim->commit(log.text) : Status(claim.error());
     if (!ok) {
       fail(ok.error());
@@ -180,8 +186,6 @@ int run_suite_command(const RunCliOptions& o) {
   std::printf("report: %s\n", std::filesystem::absolute(out, ec).c_str());
   return result.exit_code();
 }
-
-}  // namespace
 
 Action register_run(CLI::App& app) {
   auto o = std::make_shared<RunCliOptions>();

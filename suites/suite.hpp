@@ -52,6 +52,14 @@ struct ProbeSpec {
   OnUnwritten on_unwritten = OnUnwritten::inconclusive;
 };
 
+// The address-integrity probe (runner/verify/address_probe.hpp): before anything else, on every
+// device the run may write, blocks over the whole claimed capacity are written, flushed and read back.
+struct AddressProbeSpec {
+  bool enabled = false;
+  uint64_t budget_bytes = 0;  // probe blocks; 0: min(1 GiB, 0.1% of the capacity)
+  uint64_t flush_bytes = 0;   // written between writing and reading back; 0: min(256 MiB, capacity / 16)
+};
+
 // A queue-depth/job sweep: steps run in order until IOPS gain less than min_gain_pct over the last.
 struct SweepStep {
   uint32_t iodepth = 1;
@@ -106,6 +114,7 @@ struct Suite {
   WarmupSpec warmup;
   SteadyStateSpec steady_state;
   ProbeSpec probe;
+  AddressProbeSpec address_probe;
   MonitorSpec monitor;
   std::vector<TestSpec> tests;
 };
@@ -119,8 +128,8 @@ Result<Suite> builtin_suite(const std::string& name);
 // A name of a shipped suite, or a path to a file (anything with '/' or ending in .json).
 Result<Suite> resolve_suite(const std::string& name_or_file);
 
-// Whether running the suite writes its devices: a workload writes, or it preconditions, purges, or
-// its probe may fill unwritten space. Such a suite needs consent and the write gate for each device.
+// Whether running the suite writes its devices: a workload writes, or it preconditions, purges,
+// probes addresses, or its probe may fill unwritten space. Such a suite needs consent and the write gate for each device.
 bool suite_writes(const Suite& s);
 
 }  // namespace diskvet::suites

@@ -229,6 +229,14 @@ Result<Suite> parse_suite(std::string_view text, const std::string& file) {
     else if (on != "inconclusive") r.fail("on_unwritten", fmt::format("'{}' is not an action", on), "use \"inconclusive\" or \"precondition\"");
     r.finish();
   }
+  if (const json::object* o = top.object("address_probe")) {
+    StrictReader r(*o, file, "address_probe", &err);
+    AddressProbeSpec& a = s.address_probe;
+    r.boolean("enabled", a.enabled);
+    r.size("budget", a.budget_bytes, 64 * 1024, uint64_t{1} << 40);
+    r.size("flush", a.flush_bytes, 64 * 1024, uint64_t{1} << 40);
+    r.finish();
+  }
 
   if (const json::object* o = top.object("monitor")) {
     StrictReader r(*o, file, "monitor", &err);
@@ -354,7 +362,7 @@ Result<Suite> resolve_suite(const std::string& s) {
 }
 
 bool suite_writes(const Suite& s) {
-  if (s.precondition.enabled || s.purge || (s.probe.enabled && s.probe.on_unwritten == OnUnwritten::precondition)) return true;
+  if (s.precondition.enabled || s.purge || s.address_probe.enabled || (s.probe.enabled && s.probe.on_unwritten == OnUnwritten::precondition)) return true;
   for (const auto& t : s.tests)
     for (const auto& w : t.workloads)
       if (runner::writes(w.rw)) return true;

@@ -63,6 +63,11 @@ std::string verdict_table(const json::value& dev) {
 // What happened on the device beside the metrics: reasons, preparation, stalls, kernel lines.
 std::string findings(const json::value& dev) {
   std::string h = "<ul>";
+  const json::value& capacity = obj(dev, "capacity_probe");
+  if (flag(capacity, "performed"))
+    h += fmt::format("<li{}>Capacity probe: {} &mdash; real capacity {} of {} claimed: {}</li>", str(capacity, "verdict") == "FAIL" ? " class=\"FAIL\"" : "",
+                     esc(str(capacity, "verdict")), format_bytes(bytes(capacity, "real_bytes")), format_bytes(bytes(capacity, "claimed_bytes")),
+                     esc(str(capacity, "summary")));
   const json::value& pre = obj(dev, "precondition");
   if (flag(pre, "performed"))
     h += fmt::format("<li>Preconditioning: {:.2f} of {:.2f} capacities written ({}) in {}</li>", num(pre, "capacities_written"),

@@ -15,6 +15,7 @@
 #include "runner/report/measurement_json.hpp"
 #include "runner/report/ramp_json.hpp"
 #include "runner/run/io_error_report.hpp"
+#include "runner/verify/address_probe.hpp"
 #include "runner/verify/verify_report.hpp"
 
 namespace diskvet::runner {
@@ -208,6 +209,7 @@ json::object device_json(const DeviceResult& d) {
                              {"delta", delta_json(d.health_before, d.health_after)}};
   o["purge"] = json::object{{"requested", d.purge.requested}, {"method", d.purge.method}, {"detail", d.purge.detail},
                             {"duration_s", d.purge.duration_s}, {"failed", d.purge.failed}};
+  if (d.capacity_probe) o["capacity_probe"] = address_probe_json(*d.capacity_probe);
   const PreconditionRecord& p = d.precondition;
   o["precondition"] = json::object{{"performed", p.performed}, {"reason", p.reason}, {"bytes_written", p.bytes_written},
                                    {"capacities_target", p.capacities_target}, {"capacities_written", p.capacities_written},

@@ -157,6 +157,10 @@ std::string render_report_text(const json::object& r) {
                        flag(obj(health, "before"), "known") ? "" : " (no health source for this device: never reported as healthy)");
     for (const auto& p : arr(obj(health, "delta"), "problems"))
       if (p.is_string()) out += fmt::format("  health during the run: {}\n", std::string_view(p.get_string()));
+    const json::value& capacity = obj(dev, "capacity_probe");
+    if (flag(capacity, "performed"))
+      out += fmt::format("  capacity probe: {} - real capacity {} of {} claimed - {}\n", str(capacity, "verdict"), format_bytes(bytes(capacity, "real_bytes")),
+                         format_bytes(bytes(capacity, "claimed_bytes")), str(capacity, "summary"));
     const json::value& purge = obj(dev, "purge");
     if (flag(purge, "requested")) {
       const double took_s = num(purge, "duration_s");
@@ -188,7 +192,9 @@ std::string render_report_text(const json::object& r) {
                              num(pts[*k], "outstanding"), pts.size());
       }
     out += "\n";
-    measured_table(out, dev);
+    // A run of the capacity probe alone (probe-capacity) has no performance table and no limits.
+    const bool probe_only = arr(dev, "tests").empty() && flag(capacity, "performed");
+    if (!probe_only) measured_table(out, dev);
     for (const auto& t : arr(dev, "tests"))
       if (auto m = read_matrix_table(t)) out += matrix_text(str(t, "id"), *m);
     bool any = false;
@@ -206,7 +212,7 @@ std::string render_report_text(const json::object& r) {
         out += fmt::format("  {:<20} {:<20} {:>16} {:>14}  {:<20}  {}\n", str(v, "test"), metric, expected, measured, margin, str(v, "status"));
         if (str(v, "status") != "PASS") out += fmt::format("  {:<20} {}\n", "", str(v, "reason"));
       }
-    if (!any)
+    if (!any && !probe_only)
       out += "\n  no verdicts: " +
              (flag(doc, "measurement_only") ? std::string("measurement only (--profile none)")
               : str(prof, "name").empty()   ? std::string("no profile: NOT-JUDGED (use --profile NAME|FILE, or --profile none to measure only)")

@@ -10,6 +10,8 @@
 #include "common/units.hpp"
 #include "devices/health.hpp"
 #include "runner/analysis/host_cpu.hpp"
+#include "runner/io/seed.hpp"
+#include "runner/run/capacity_probe.hpp"
 #include "runner/run/io_error_report.hpp"
 #include "runner/run/matrix_run.hpp"
 #include "runner/run/precondition.hpp"
@@ -39,6 +41,9 @@ void add_health_facts(DeviceFacts& f, const std::optional<devices::Health>& h, c
     f.health_problems.push_back(fmt::format("{} ({})", p, when));
   }
 }
+
+// What a device's blocks are stamped with: the name that follows the device, not its path.
+std::string device_identity(const devices::Device& dv) { return !dv.serial.empty() ? dv.serial : !dv.wwn.empty() ? dv.wwn : dv.path; }
 
 bool suite_verifies(const suites::Suite& s, uint32_t& bs_bytes) {
   for (const auto& t : s.tests)
@@ -152,8 +157,7 @@ DeviceResult run_device(DevicePlan& d, const suites::Suite& suite, const RunOpti
   res.facts.verifies = suite_verifies(suite, verify_bs);
   if (res.facts.verifies && writable) {
     Result<VerifyLayout> layout = d.verify_layout ? Result<VerifyLayout>(*d.verify_layout) : layout_for(target, suite, opt.verify_memory_bytes);
-    const devices::Device& dv = d.device;
-    std::string identity = !dv.serial.empty() ? dv.serial : !dv.wwn.empty() ? dv.wwn : dv.path;
+    const std::string identity = device_identity(d.device);
     uint64_t seed = static_cast<uint64_t>(std::chrono::system_clock::now().time_since_epoch().count()) ^ identity_hash(identity);
     auto state = layout ? VerifyState::create(*layout, region.offset_bytes, target.info().logical_block_size, identity_hash(identity), seed,
                                               static_cast<uint64_t>(suite.monitor.latency_outlier_s * 1e9))
@@ -173,6 +177,20 @@ DeviceResult run_device(DevicePlan& d, const suites::Suite& suite, const RunOpti
 
   ev.on_phase(PhaseEvent{dev, Phase::health_before, "", -1, ""});
   if (hooks.read_health) res.health_before = hooks.read_health(d.device);
+
+  // Every address is real storage before anything is measured on it: first on a device the run writes.
+  std::vector<Rollup> test_rollups;
+  if (suite.address_probe.enabled && writable && !stopped()) {
+    ev.on_phase(PhaseEvent{dev, Phase::capacity_probe, "", -1, ""});
+    std::string error;
+    // A seed of its own, off the sequence the engine runs take, so their seeds stay as they were.
+    const uint64_t probe_seed = derive_seed(seeds.base(), ~uint64_t{0});
+    res.capacity_probe = probe_capacity(target, device_identity(d.device), probe_seed, suite.address_probe, ev, dev, opt.stop, error);
+    test_rollups.push_back(capacity_probe_rollup(*res.capacity_probe, error));
+    const Rollup& v = test_rollups.back();
+    ev.on_log(v.status == VerdictStatus::pass ? LogLevel::info : LogLevel::error, dev,
+              v.reasons.empty() ? "capacity probe: " + res.capacity_probe->summary() : v.reasons.front());
+  }
 
   if (suite.purge && !stopped()) {
     ev.on_phase(PhaseEvent{dev, Phase::purge, "", -1, ""});
@@ -251,7 +269,6 @@ DeviceResult run_device(DevicePlan& d, const suites::Suite& suite, const RunOpti
   RunMonitor monitor(suite.monitor, hooks, d.device, profile);
   const std::optional<CpuTimes> host_cpu_before = read_host_cpu();
   const auto host_cpu_start = std::chrono::steady_clock::now();
-  std::vector<Rollup> test_rollups;
   for (const auto& spec : suite.tests) {
     if (stopped() || res.watchdog.abandoned) break;
     TestRecord t;

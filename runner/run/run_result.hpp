@@ -17,6 +17,7 @@
 #include "runner/io/measurement.hpp"
 #include "runner/run/health_poller.hpp"
 #include "runner/run/watchdog_findings.hpp"
+#include "runner/verify/address_probe.hpp"
 
 namespace diskvet::runner {
 
@@ -140,6 +141,7 @@ struct DeviceResult {
   std::string profile_source;  // where the profile's limits come from (its "source")
   std::string profile_reason;  // "named on the command line", "matched model ... and size", "no profile matched"
   std::optional<devices::Health> health_before, health_after;
+  std::optional<AddressProbeResult> capacity_probe;  // the address-integrity probe, when the run wrote the device
   PurgeRecord purge;
   PreconditionRecord precondition;
   ProbeRecord probe;

@@ -17,6 +17,7 @@ std::string_view to_string(Phase p) {
   switch (p) {
     case Phase::gate: return "gate";
     case Phase::health_before: return "health-before";
+    case Phase::capacity_probe: return "capacity-probe";
     case Phase::purge: return "purge";
     case Phase::precondition: return "precondition";
     case Phase::probe: return "probe";

@@ -6,6 +6,13 @@ reads return those bytes inverted (the file keeps what was written: a device tha
 A loop device (buffered, not --direct-io) over a file in it is a block device that stalls or slows
 on command, on a kernel without device-mapper or null_blk.
 
+Fake capacity (the address-integrity probe's lab): when CONTROL/capacity holds "MODE PRESENTED" at
+start, every file presents PRESENTED bytes but stores only its real size M, as a counterfeit drive:
+    wrap    byte X is stored at X modulo M (the drive drops high address bits)
+    drop    writes past M vanish; reads there return zeros
+    stale   writes past M vanish; reads there return what the drive held before (a fixed pattern
+            per 512-byte sector, never zeros, the same before and after any write)
+
 Faults on what the device sees, not on anyone's clock: a line written to CONTROL/trigger arms one
 fault counted in requests from the first request after it is read (the file is then removed):
     hold N [SECONDS]    from the Nth request on, every request waits: until CONTROL/hold is removed,
@@ -41,6 +48,13 @@ class StallFs(Operations):
         self.corrupt = os.path.join(control, "corrupt")
         self.trigger = os.path.join(control, "trigger")
         self.events = os.path.join(control, "events")
+        self.fake = None  # (mode, presented bytes): see "Fake capacity"
+        try:
+            with open(os.path.join(control, "capacity")) as f:
+                mode, presented = f.read().split()[:2]
+            self.fake = (mode, int(presented))
+        except (OSError, ValueError):
+            pass
         self.mutex = threading.Lock()
         self.requests = 0
         self.plan = None  # the armed fault: kind, first request, count, ms / seconds
@@ -143,7 +157,10 @@ class StallFs(Operations):
         except OSError as e:
             raise FuseOSError(e.errno)
         keys = ("st_mode", "st_size", "st_uid", "st_gid", "st_nlink", "st_atime", "st_mtime", "st_ctime")
-        return {k: getattr(st, k) for k in keys}
+        attrs = {k: getattr(st, k) for k in keys}
+        if self.fake and path != "/":
+            attrs["st_size"] = self.fake[1]
+        return attrs
 
     def readdir(self, path, fh):
         return [".", ".."] + os.listdir(self._full(path))
@@ -165,12 +182,53 @@ class StallFs(Operations):
             out[i] ^= 0xFF
         return bytes(out)
 
+    def _pieces(self, fh, offset, length):
+        """The request as (offset in the request, stored offset or None, length) pieces: None is past
+        the real size of a drop or stale file."""
+        real = os.fstat(fh).st_size
+        out, at = [], 0
+        while at < length:
+            pos = offset + at
+            if self.fake[0] == "wrap":
+                stored = pos % real
+                n = min(length - at, real - stored)
+            elif pos < real:
+                stored, n = pos, min(length - at, real - pos)
+            else:
+                stored, n = None, length - at
+            out.append((at, stored, n))
+            at += n
+        return out
+
+    @staticmethod
+    def _old_data(pos, n):  # what a stale drive returns: per sector, one byte value, never zero
+        out = bytearray()
+        while len(out) < n:
+            sector = (pos + len(out)) // 512
+            take = min(n - len(out), 512 - (pos + len(out)) % 512)
+            out += bytes([(sector * 37) % 255 + 1]) * take
+        return bytes(out)
+
     def read(self, path, size, offset, fh):
         self._wait(offset)
+        if self.fake:
+            size = max(0, min(size, self.fake[1] - offset))
+            data = bytearray()
+            for at, stored, n in self._pieces(fh, offset, size):
+                if stored is not None:
+                    data += os.pread(fh, n, stored)
+                else:
+                    data += bytes(n) if self.fake[0] == "drop" else self._old_data(offset + at, n)
+            return self._corrupted(bytes(data), offset)
         return self._corrupted(os.pread(fh, size, offset), offset)
 
     def write(self, path, data, offset, fh):
         self._wait(offset)
+        if self.fake:
+            for at, stored, n in self._pieces(fh, offset, len(data)):
+                if stored is not None:
+                    os.pwrite(fh, data[at:at + n], stored)
+            return len(data)
         return os.pwrite(fh, data, offset)
 
     def truncate(self, path, length, fh=None):

@@ -1,6 +1,7 @@
 // The stall lab: a loop device (buffered) over a file served by stall_fs.py, a FUSE file system
 // that holds every request while a flag file exists, slows each by a set delay, fails them, or
-// returns a range of bytes inverted to every read (the file keeps what was written). Faults can be
+// returns a range of bytes inverted to every read (the file keeps what was written); or a
+// counterfeit drive that presents more bytes than it stores (wrapping, dropping or stale writes). Faults can be
 // armed on what the device sees (from its Nth request on), and the device records when it held,
 // slowed or failed requests by its own clock (CLOCK_MONOTONIC): tests judge durations against that
 // record, never against their own sleeps. Everything it makes (mount, daemon, loop device) is its
@@ -31,8 +32,11 @@ namespace burnin_lab {
 
 class StallLoop {
  public:
+  // A counterfeit drive (stall_fs.py "Fake capacity"): presents presented_bytes, stores size_bytes.
+  enum class Fake { none, wrap, drop, stale };
+
   // valid() is false (why() says why) when this machine has no FUSE or no python3-fusepy.
-  StallLoop(const std::filesystem::path& dir, uint64_t size_bytes) : dir_(dir) {
+  StallLoop(const std::filesystem::path& dir, uint64_t size_bytes, Fake fake = Fake::none, uint64_t presented_bytes = 0) : dir_(dir) {
     namespace fs = std::filesystem;
     if (!fs::exists("/dev/fuse")) { fail("no /dev/fuse on this machine"); return; }
     if (diskvet::testing::run_command({"/usr/bin/python3", "-c", "import fusepy"}).exit_code != 0) { fail("python3-fusepy is not installed"); return; }
@@ -41,6 +45,10 @@ class StallLoop {
     fs::create_directories(dir_ / "mnt");
     std::ofstream(dir_ / "root/disk.img").close();
     fs::resize_file(dir_ / "root/disk.img", size_bytes);
+    if (fake != Fake::none) {
+      const char* mode = fake == Fake::wrap ? "wrap" : fake == Fake::drop ? "drop" : "stale";
+      std::ofstream(dir_ / "control/capacity") << mode << " " << presented_bytes << "\n";
+    }
     daemon_ = fork();
     if (daemon_ == 0) {
       std::string log = (dir_ / "stall_fs.log").string();
