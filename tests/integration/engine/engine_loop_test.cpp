@@ -2,6 +2,7 @@
 #include <gtest/gtest.h>
 
 #include <boost/json.hpp>
+#include <fstream>
 
 #include "devices/write_gate.hpp"
 #include "runner/io/engine.hpp"
@@ -90,4 +91,45 @@ TEST(EngineOnLoop, RateCapIsHonouredOnADevice) {
   double iops = doc.at("jobs").at(0).at("read").at("iops").to_number<double>();
   EXPECT_LE(iops, 500 * 1.05);  // a cap, not a speed: the loop device does far more uncapped
   EXPECT_GE(iops, 500 * 0.5);
+}
+
+namespace {
+// Reads and writes completed on a block device so far (/sys/block/X/stat fields 1 and 5).
+uint64_t completed_ios(const LoopDevice& dev) {
+  std::ifstream in("/sys/block/" + dev.name() + "/stat");
+  uint64_t f[5] = {};
+  for (auto& v : f) in >> v;
+  return f[0] + f[4];
+}
+}  // namespace
+
+// A loop device has no poll queues: --hipri is refused before any I/O, naming the driver setting
+// that gives NVMe its poll queues, by the engine (suites) and by `diskvet io`.
+TEST(EngineOnLoop, PolledCompletionsAreRefusedBeforeAnyIoWhereTheQueueCannotPoll) {
+  LoopDevice dev("engine-hipri", 16 << 20);
+  REQUIRE_LOOP(dev);
+  auto t = Target::open(dev.path(), false);
+  ASSERT_TRUE(t) << t.error().message();
+  Workload w;
+  w.hipri = true;
+  w.runtime_s = 1;
+  auto v = validate(w, t->info().size_bytes, t->info().logical_block_size);
+  ASSERT_TRUE(v) << v.error().message();
+  const uint64_t before = completed_ios(dev);
+  auto m = run_workload(*v, *t);
+  ASSERT_FALSE(m);
+  EXPECT_EQ(m.error().exit_code(), 2);
+  EXPECT_NE(m.error().fix.find("nvme.poll_queues"), std::string::npos) << m.error().message();
+  EXPECT_EQ(completed_ios(dev), before);
+
+  run_command({"dd", "if=/dev/urandom", "of=" + dev.path(), "bs=1M", "count=16", "oflag=direct", "status=none"});
+  const std::string content = sha256_of(dev.path());
+  const uint64_t before_cli = completed_ios(dev);
+  auto r = run_command({DISKVET_BIN, "io", "--filename", dev.path(), "--destroy-data", dev.path(), "--rw", "randwrite", "--runtime", "1",
+                        "--hipri"});
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  EXPECT_NE(r.err.find("io_poll is 0"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("nvme.poll_queues"), std::string::npos) << r.err;
+  EXPECT_EQ(completed_ios(dev), before_cli);
+  EXPECT_EQ(sha256_of(dev.path()), content);
 }
