@@ -165,3 +165,24 @@ TEST(EngineOnLoop, APolledRingReapsEveryReadItSubmits) {
   }
   EXPECT_EQ(reaped, 32u);
 }
+
+// A suite whose later test polls its completions is refused by the run plan's check, before its
+// preconditioning writes anything, on a device whose queue cannot poll.
+TEST(EngineOnLoop, ASuiteThatPollsIsRefusedBeforePreconditioningWhereTheQueueCannotPoll) {
+  LoopDevice dev("engine-hipri-suite", 16 << 20);
+  REQUIRE_LOOP(dev);
+  diskvet::testing::ScratchFile suite("hipri-suite.json");
+  std::ofstream(suite.path()) << R"({"name": "polled", "region": "8m", "probe": {"enabled": false},
+    "precondition": {"enabled": true}, "steady_state": {"enabled": false}, "warmup": {"enabled": false},
+    "defaults": {"runtime": "1s"},
+    "tests": [{"id": "plain", "workloads": [{"rw": "randwrite", "bs": "4k"}]},
+              {"id": "polled", "workloads": [{"rw": "randread", "bs": "4k", "hipri": true}]}]})";
+  run_command({"dd", "if=/dev/urandom", "of=" + dev.path(), "bs=1M", "count=16", "oflag=direct", "status=none"});
+  const std::string content = sha256_of(dev.path());
+  auto r = run_command({DISKVET_BIN, "run", "-q", "--suite", suite.path(), "--profile", "none", "--device", dev.path(), "--destroy-data",
+                        dev.path()});
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  EXPECT_NE(r.err.find("test polled"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("nvme.poll_queues"), std::string::npos) << r.err;
+  EXPECT_EQ(sha256_of(dev.path()), content);
+}
