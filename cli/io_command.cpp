@@ -174,7 +174,8 @@ Result<Workload> to_workload(const IoOptions& o) {
 Result<Target> open_io_target(const Workload& w, const IoOptions& o, OwnedFile& owned, std::optional<devices::FileSystemFacts>& fs) {
   if (!o.directory.empty()) {
     if (!o.filename.empty()) return usage_error("--directory", "and --filename name the target twice", "use one of them");
-    if (w.hipri) return usage_error("--hipri", "a --directory test file is not a block device whose queue can poll", "use --filename DEVICE");
+    if (w.hipri)
+      return usage_error("--hipri", "a --directory test file is not a block device whose queue can poll", "use --filename DEVICE");
     if (w.engine == BackendKind::null) return usage_error("--directory", "the null engine opens no file", "drop --directory or --engine null");
     uint64_t want = w.offset_bytes + (w.size_bytes ? w.size_bytes : uint64_t{1} << 30);
     auto t = create_test_file(o.directory, "io", want, /*keep=*/false, owned);  // kept (--keep-file) once validated

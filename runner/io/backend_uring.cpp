@@ -34,7 +34,9 @@ Result<UringBackend> UringBackend::create(int fd, uint32_t depth, uint32_t bs_by
     }
     if (rc != -EINVAL) break;
   }
-  if (rc < 0) return system_error("io_uring", iopoll ? "cannot set up a polled ring" : "cannot set up a ring", -rc, iopoll ? "drop --hipri" : "try --engine psync");
+  if (rc < 0)
+    return system_error("io_uring", iopoll ? "cannot set up a polled ring" : "cannot set up a ring", -rc,
+                        iopoll ? "drop --hipri" : "try --engine psync");
   b.live_ = true;
 
   rc = io_uring_register_files(&b.ring_, &fd, 1);

@@ -273,8 +273,8 @@ Result<Measurement> run_workload(const Workload& asked, const Target& target, Ru
   const std::atomic<bool>& interrupt = control.interrupt ? *control.interrupt : never;
   if (writes(w.rw) && !target.writable() && w.engine != BackendKind::null)
     return safety_error(target.info().path, "opened read-only, cannot run a write workload");
-  // Polled completions only where the device's queue polls, refused before any I/O (fio would run
-  // and quietly measure interrupts, or spin on a queue that never completes by polling).
+  // Polled completions only where the device's queue polls, refused before any I/O: elsewhere
+  // every polled I/O fails (EOPNOTSUPP on recent kernels) or completes by interrupt (older ones).
   if (w.hipri)
     if (auto polls = check_poll_queues(target.info()); !polls) return polls.error();
   VerifyState* verify = w.verify ? control.verify : nullptr;

@@ -21,7 +21,8 @@ constexpr const char* kFix =
 
 Status check_poll_queues(const TargetInfo& target, const std::string& sysfs_root) {
   if (!target.block_device)
-    return usage_error("--hipri", fmt::format("{} is not a block device: diskvet polls completions only on a device's own queue", target.path),
+    return usage_error("--hipri",
+                       fmt::format("{} is not a block device: diskvet polls completions only on a device's own queue", target.path),
                        "run it on the block device, or drop --hipri");
   namespace fs = std::filesystem;
   const fs::path dev = fs::path(sysfs_root) / "dev" / "block" / fmt::format("{}:{}", major(target.rdev), minor(target.rdev));
@@ -36,10 +37,11 @@ Status check_poll_queues(const TargetInfo& target, const std::string& sysfs_root
   if (!(in >> value))
     return usage_error(target.path, fmt::format("cannot tell whether its queue polls ({} is unreadable)", io_poll.string()), kFix);
   if (value != 1)
-    return usage_error(target.path,
-                       fmt::format("its driver has no poll queues (/sys/block/{}/queue/io_poll is {}), so --hipri cannot poll its completions",
-                                   node.filename().string(), value),
-                       kFix);
+    return usage_error(
+        target.path,
+        fmt::format("its driver has no poll queues (/sys/block/{}/queue/io_poll is {}), so --hipri cannot poll its completions",
+                    node.filename().string(), value),
+        kFix);
   return ok_status();
 }
 

@@ -126,7 +126,8 @@ Result<Workload> validate(Workload w, uint64_t target_size, uint32_t lbs) {
   if (w.spin_us && w.engine != BackendKind::io_uring) return usage_error("--spin", "only the io_uring engine polls its completions", "drop --spin");
   if (w.hipri && w.engine != BackendKind::io_uring)
     return usage_error("--hipri", fmt::format("the {} engine cannot poll a device's queue", to_string(w.engine)), "use --engine io_uring");
-  if (w.hipri && w.spin_us) return usage_error("--spin", "a --hipri ring polls the device itself; there is nothing left to spin for", "drop --spin");
+  if (w.hipri && w.spin_us)
+    return usage_error("--spin", "a --hipri ring polls the device itself; there is nothing left to spin for", "drop --spin");
   if (!(w.io_timeout_s >= 0.01) || !std::isfinite(w.io_timeout_s))
     return usage_error("--io-timeout", "must be at least 10ms", "e.g. 30s, the Linux NVMe driver's own timeout");
   if (!(w.io_grace_s >= 0) || !std::isfinite(w.io_grace_s)) return usage_error("io_grace", "must not be negative", "e.g. 30s");
