@@ -18,6 +18,7 @@
 #include "devices/file_system.hpp"
 #include "devices/write_gate.hpp"
 #include "runner/io/engine.hpp"
+#include "runner/io/poll_queues.hpp"
 #include "runner/io/seed.hpp"
 #include "runner/report/fio_hist_log.hpp"
 #include "runner/report/fio_json.hpp"
@@ -60,6 +61,7 @@ struct IoOptions {
   std::string randseed;  // empty: a seed of the run's own
   uint32_t randrepeat = 0;
   bool norandommap = false;
+  bool hipri = false;
   std::string write_iolog;
   std::vector<std::string> destroy;
   std::string directory;  // a test file of our own there instead of --filename
@@ -164,6 +166,7 @@ Result<Workload> to_workload(const IoOptions& o) {
     w.seed = random_seed();
   }
   w.random_map = !o.norandommap;
+  w.hipri = o.hipri;
   return w;
 }
 
@@ -171,6 +174,8 @@ Result<Workload> to_workload(const IoOptions& o) {
 Result<Target> open_io_target(const Workload& w, const IoOptions& o, OwnedFile& owned, std::optional<devices::FileSystemFacts>& fs) {
   if (!o.directory.empty()) {
     if (!o.filename.empty()) return usage_error("--directory", "and --filename name the target twice", "use one of them");
+    if (w.hipri)
+      return usage_error("--hipri", "a --directory test file is not a block device whose queue can poll", "use --filename DEVICE");
     if (w.engine == BackendKind::null) return usage_error("--directory", "the null engine opens no file", "drop --directory or --engine null");
     uint64_t want = w.offset_bytes + (w.size_bytes ? w.size_bytes : uint64_t{1} << 30);
     auto t = create_test_file(o.directory, "io", want, /*keep=*/false, owned);  // kept (--keep-file) once validated
@@ -267,6 +272,9 @@ int run_io(IoOptions o) {
   if (!target) return fail(target.error());
   auto valid = validate(*w, target->info().size_bytes, target->info().logical_block_size);
   if (!valid) return fail(valid.error());
+  // Refused here too (the engine checks again), so that a file this run created is not kept.
+  if (valid->hipri)
+    if (auto polls = check_poll_queues(target->info()); !polls) return fail(polls.error());
   owned.keep(o.directory.empty() || o.keep_file);
   if (valid->engine == BackendKind::psync && valid->iodepth > 1 && !o.json && !o.quiet)
     std::fprintf(stderr, "diskvet: note: psync is synchronous; each job runs at queue depth 1\n");
@@ -369,6 +377,8 @@ Action register_io(CLI::App& app) {
       ->capture_default_str();
   io->add_option("--spin", o->spin, "io_uring: poll completions this long before sleeping (e.g. 20us; 0: sleep at once)")
       ->capture_default_str();
+  io->add_flag("--hipri", o->hipri,
+               "io_uring: poll the device's queue for completions (fio's hipri; needs a driver with poll queues, e.g. nvme.poll_queues=2)");
   io->add_option("--io-timeout,--io_timeout", o->io_timeout,
                  "An I/O out longer is a stall (reported); one out twice as long is given up on and the run ends (exit 3)")
       ->capture_default_str();

@@ -62,6 +62,7 @@ void read_workload_keys(StrictReader& r, Workload& w) {
   r.uint32("dedupe_percentage", w.data.dedupe_pct, 0, 100);
   r.duration("interval", w.interval_s, 0.01, 3600);
   r.boolean("verify", w.verify);
+  r.boolean("hipri", w.hipri);
   std::string engine;
   r.string("engine", engine);
   if (!engine.empty()) {

@@ -8,7 +8,7 @@
 
 namespace diskvet::runner {
 
-Result<UringBackend> UringBackend::create(int fd, uint32_t depth, uint32_t bs_bytes, uint64_t seed, uint64_t spin_ns) {
+Result<UringBackend> UringBackend::create(int fd, uint32_t depth, uint32_t bs_bytes, uint64_t seed, uint64_t spin_ns, bool iopoll) {
   UringBackend b;
   auto pool = BufferPool::create(depth, bs_bytes, seed);
   if (!pool) return pool.error();
@@ -24,6 +24,7 @@ Result<UringBackend> UringBackend::create(int fd, uint32_t depth, uint32_t bs_by
               : std::vector<unsigned>{kDeferred, IORING_SETUP_COOP_TASKRUN, 0};
   int rc = -EINVAL;
   for (unsigned flags : candidates) {
+    if (iopoll) flags |= IORING_SETUP_IOPOLL;
     io_uring_params p{};
     p.flags = flags;
     rc = io_uring_queue_init_params(depth, &b.ring_, &p);
@@ -33,7 +34,9 @@ Result<UringBackend> UringBackend::create(int fd, uint32_t depth, uint32_t bs_by
     }
     if (rc != -EINVAL) break;
   }
-  if (rc < 0) return system_error("io_uring", "cannot set up a ring", -rc, "try --engine psync");
+  if (rc < 0)
+    return system_error("io_uring", iopoll ? "cannot set up a polled ring" : "cannot set up a ring", -rc,
+                        iopoll ? "drop --hipri" : "try --engine psync");
   b.live_ = true;
 
   rc = io_uring_register_files(&b.ring_, &fd, 1);

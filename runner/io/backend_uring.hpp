@@ -22,7 +22,10 @@ class UringBackend {
  public:
   // Must be called on the thread that will submit (the ring is single-issuer).
   // spin_ns > 0: completions are polled that long before sleeping (see submit_and_wait).
-  static Result<UringBackend> create(int fd, uint32_t depth, uint32_t bs_bytes, uint64_t seed, uint64_t spin_ns = 0);
+  // iopoll: the kernel polls the device's queue for completions (IORING_SETUP_IOPOLL, fio's hipri);
+  // the caller has checked that the queue has poll queues (poll_queues.hpp).
+  static Result<UringBackend> create(int fd, uint32_t depth, uint32_t bs_bytes, uint64_t seed, uint64_t spin_ns = 0,
+                                     bool iopoll = false);
   UringBackend(UringBackend&& o) noexcept;
   UringBackend& operator=(UringBackend&&) = delete;
   UringBackend(const UringBackend&) = delete;
@@ -44,7 +47,8 @@ class UringBackend {
   }
   int submit_and_wait(unsigned wait_nr) {
     ++syscalls_;
-    if (spin_ns_ == 0) return io_uring_submit_and_wait(&ring_, wait_nr);
+    // A polled ring (IOPOLL) polls the device inside this one enter; there is nothing to spin for.
+    if (spin_ns_ == 0 || (flags_ & IORING_SETUP_IOPOLL)) return io_uring_submit_and_wait(&ring_, wait_nr);
     // Polling: submit, then watch the rings from user space. On a deferred-task-work ring with the
     // task-run flag, a completion only sets a flag word (no IPI, no wake-up): spin until it or a
     // posted completion shows, then one enter runs the deferred work. On older rings completions

@@ -18,6 +18,7 @@
 #include "runner/io/backend_uring.hpp"
 #include "runner/io/interval_latency.hpp"
 #include "runner/io/iolog.hpp"
+#include "runner/io/poll_queues.hpp"
 #include "runner/io/seed.hpp"
 
 namespace diskvet::runner {
@@ -136,7 +137,7 @@ void job_thread(JobSlot& slot, const Workload& w, const Target& target, const Ti
     if (slot.result.abandoned) static_cast<void>(fd.release());
     return;
   }
-  auto created = UringBackend::create((*fd)->get(), slot.plan.depth, w.bs_bytes, slot.plan.seed, uint64_t{w.spin_us} * 1000);
+  auto created = UringBackend::create((*fd)->get(), slot.plan.depth, w.bs_bytes, slot.plan.seed, uint64_t{w.spin_us} * 1000, w.hipri);
   if (!created) return fail(created.error());
   auto backend = std::make_unique<UringBackend>(std::move(*created));
   slot.uring_flags = backend->setup_flags();
@@ -272,6 +273,10 @@ Result<Measurement> run_workload(const Workload& asked, const Target& target, Ru
   const std::atomic<bool>& interrupt = control.interrupt ? *control.interrupt : never;
   if (writes(w.rw) && !target.writable() && w.engine != BackendKind::null)
     return safety_error(target.info().path, "opened read-only, cannot run a write workload");
+  // Polled completions only where the device's queue polls, refused before any I/O: elsewhere
+  // every polled I/O fails (EOPNOTSUPP on recent kernels) or completes by interrupt (older ones).
+  if (w.hipri)
+    if (auto polls = check_poll_queues(target.info()); !polls) return polls.error();
   VerifyState* verify = w.verify ? control.verify : nullptr;
   if (w.verify) {
     if (!verify) return input_error("verify", "a verifying workload needs the device's verification state", "run it from a suite (diskvet run)");

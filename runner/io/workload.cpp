@@ -124,6 +124,10 @@ Result<Workload> validate(Workload w, uint64_t target_size, uint32_t lbs) {
                        "drop the data pattern, or verify in another workload");
   if (w.spin_us > 1'000'000) return usage_error("--spin", fmt::format("{}us is more than a second", w.spin_us), "e.g. 50us");
   if (w.spin_us && w.engine != BackendKind::io_uring) return usage_error("--spin", "only the io_uring engine polls its completions", "drop --spin");
+  if (w.hipri && w.engine != BackendKind::io_uring)
+    return usage_error("--hipri", fmt::format("the {} engine cannot poll a device's queue", to_string(w.engine)), "use --engine io_uring");
+  if (w.hipri && w.spin_us)
+    return usage_error("--spin", "a --hipri ring polls the device itself; there is nothing left to spin for", "drop --spin");
   if (!(w.io_timeout_s >= 0.01) || !std::isfinite(w.io_timeout_s))
     return usage_error("--io-timeout", "must be at least 10ms", "e.g. 30s, the Linux NVMe driver's own timeout");
   if (!(w.io_grace_s >= 0) || !std::isfinite(w.io_grace_s)) return usage_error("io_grace", "must not be negative", "e.g. 30s");
@@ -227,6 +231,7 @@ std::string fio_command_line(const Workload& w, std::string_view filename) {
                      w.engine == BackendKind::io_uring ? "io_uring" : (w.engine == BackendKind::psync ? "psync" : "null"), to_string(w.rw),
                      w.bs_bytes, w.iodepth);
   if (w.engine == BackendKind::io_uring) cmd += " --fixedbufs --registerfiles";
+  if (w.hipri) cmd += " --hipri";
   if (reads(w.rw) && writes(w.rw)) cmd += fmt::format(" --rwmixread={}", w.rwmixread_pct);
   if (!split && w.offset_bytes) cmd += fmt::format(" --offset={}", w.offset_bytes);
   if (!split && w.size_bytes) cmd += fmt::format(" --size={}", w.size_bytes);

@@ -67,6 +67,9 @@ struct Workload {
   // Spares the wake-up (a cross-CPU one costs microseconds) from low-depth latency, at the price of
   // the job's CPU while it spins.
   uint32_t spin_us = 0;
+  // fio's hipri: the ring polls the device's queue for completions (IORING_SETUP_IOPOLL) instead of
+  // waiting for its interrupt; only where the driver has poll queues (runner/io/poll_queues.hpp).
+  bool hipri = false;
   // Every I/O has a deadline (DESIGN.md "Engine"). One out longer than io_timeout_s is a stall,
   // recorded and judged (30 s: the Linux NVMe driver's own timeout, nvme_core.io_timeout). One out
   // longer than io_timeout_s + io_grace_s is given up on: its job is abandoned and the run goes on

@@ -92,6 +92,7 @@ json::object job_json(const Measurement& m, std::string_view jobname, std::strin
     opts["cpus_allowed_policy"] = to_string(w.cpus_policy);
   }
   if (w.spin_us) opts["spin_us"] = w.spin_us;
+  if (w.hipri) opts["hipri"] = true;
   opts["iodepth_batch_submit"] = w.iodepth_batch_submit;
   opts["io_timeout_s"] = w.io_timeout_s;
   opts["io_grace_s"] = w.io_grace_s;

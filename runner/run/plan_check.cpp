@@ -5,6 +5,7 @@
 
 #include <algorithm>
 
+#include "runner/io/poll_queues.hpp"
 #include "runner/io/workload.hpp"
 #include "runner/run/precondition.hpp"
 #include "runner/run/suite_run.hpp"
@@ -36,6 +37,9 @@ Status check_plan_workloads(const RunPlan& plan) {
       if (d.target.is_null()) v.engine = BackendKind::null;
       auto valid = validate(v, info.size_bytes, info.logical_block_size);
       if (!valid) return refused(d, suite, what_runs, valid.error());
+      // Polled completions need the device's queue to poll: known now, before preconditioning writes.
+      if (valid->hipri && !d.target.is_null())
+        if (auto polls = check_poll_queues(info); !polls) return refused(d, suite, what_runs, polls.error());
       return ok_status();
     };
     if (suite.precondition.enabled) {

@@ -124,3 +124,10 @@ TEST(FioJson, LatencyRangesArePercentagesOfEveryIo) {
   EXPECT_DOUBLE_EQ(r.at("latency_ms").at("4").to_number<double>(), seventh);
   EXPECT_DOUBLE_EQ(r.at("latency_ms").at(">=2000").to_number<double>(), seventh);
 }
+
+TEST(FioJson, JobOptionsSayWhenCompletionsWerePolled) {
+  Measurement m = measured();
+  EXPECT_FALSE(job_of(fio_io_document(m, "/dev/nvme0n1", FioOutputFormat::json, 0)).at("job options").as_object().contains("hipri"));
+  m.workload.hipri = true;
+  EXPECT_TRUE(job_of(fio_io_document(m, "/dev/nvme0n1", FioOutputFormat::json, 0)).at("job options").at("hipri").as_bool());
+}

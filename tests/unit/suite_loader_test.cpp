@@ -196,6 +196,15 @@ TEST(SuiteLoader, ReadsJobPlacementAndCompletionPollingInFiosNames) {
   EXPECT_NE(suite_error(R"({"name": "t", "tests": [{"id": "a", "workloads": [{"spin": "2s"}]}]})").find("spin"), std::string::npos);
 }
 
+TEST(SuiteLoader, ReadsPolledCompletionsInFiosName) {
+  auto s = parse_suite(R"({"name": "t", "tests": [{"id": "a", "workloads": [{"rw": "randread", "hipri": true}, {"rw": "randread"}]}]})",
+                       "t.json");
+  ASSERT_TRUE(s.ok()) << s.error().message();
+  EXPECT_TRUE(s->tests[0].workloads[0].hipri);
+  EXPECT_FALSE(s->tests[0].workloads[1].hipri);
+  EXPECT_NE(suite_error(R"({"name": "t", "tests": [{"id": "a", "workloads": [{"hipri": "yes"}]}]})").find("hipri"), std::string::npos);
+}
+
 // Found while fuzzing: names were matched with std::regex, which recurses once per character in
 // libstdc++, so a suite file with a long name crashed diskvet (stack overflow) instead of loading.
 TEST(SuiteLoader, LongNamesAndIdsAreCheckedWithoutOverflowingTheStack) {

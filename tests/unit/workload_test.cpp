@@ -327,6 +327,26 @@ TEST(Workload, FioCommandLineCarriesTheSeedAndTheRandomMap) {
   EXPECT_NE(fio_command_line(w, "/dev/sdx").find(" --norandommap"), std::string::npos);
 }
 
+TEST(Workload, HipriIsIoUringsAloneAndNeedsNoSpin) {
+  Workload w;
+  w.hipri = true;
+  auto v = validate(w, 1 << 20, 512);
+  ASSERT_TRUE(v) << v.error().message();
+  EXPECT_TRUE(v->hipri);
+  EXPECT_NE(fio_command_line(*v, "/dev/nvme0n1").find(" --hipri"), std::string::npos);
+  w.engine = BackendKind::psync;
+  auto psync = validate(w, 1 << 20, 512);
+  ASSERT_FALSE(psync);
+  EXPECT_EQ(psync.error().subject, "--hipri");
+  w.engine = BackendKind::io_uring;
+  w.spin_us = 20;
+  auto spin = validate(w, 1 << 20, 512);
+  ASSERT_FALSE(spin);
+  EXPECT_EQ(spin.error().subject, "--spin");
+  w.hipri = false;
+  EXPECT_EQ(fio_command_line(w, "/dev/nvme0n1").find("hipri"), std::string::npos);
+}
+
 TEST(Workload, FioNotesSayWhatTheLineCannot) {
   Workload w;
   w.rw = Pattern::randread;

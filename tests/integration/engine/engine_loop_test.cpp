@@ -2,8 +2,10 @@
 #include <gtest/gtest.h>
 
 #include <boost/json.hpp>
+#include <fstream>
 
 #include "devices/write_gate.hpp"
+#include "runner/io/backend_uring.hpp"
 #include "runner/io/engine.hpp"
 #include "tests/support/lab.hpp"
 #include "tests/support/loop_lab.hpp"
@@ -90,4 +92,97 @@ TEST(EngineOnLoop, RateCapIsHonouredOnADevice) {
   double iops = doc.at("jobs").at(0).at("read").at("iops").to_number<double>();
   EXPECT_LE(iops, 500 * 1.05);  // a cap, not a speed: the loop device does far more uncapped
   EXPECT_GE(iops, 500 * 0.5);
+}
+
+namespace {
+// Reads and writes completed on a block device so far (/sys/block/X/stat fields 1 and 5).
+uint64_t completed_ios(const LoopDevice& dev) {
+  std::ifstream in("/sys/block/" + dev.name() + "/stat");
+  uint64_t f[5] = {};
+  for (auto& v : f) in >> v;
+  return f[0] + f[4];
+}
+}  // namespace
+
+// A loop device has no poll queues: --hipri is refused before any I/O, naming the driver setting
+// that gives NVMe its poll queues, by the engine (suites) and by `diskvet io`.
+TEST(EngineOnLoop, PolledCompletionsAreRefusedBeforeAnyIoWhereTheQueueCannotPoll) {
+  LoopDevice dev("engine-hipri", 16 << 20);
+  REQUIRE_LOOP(dev);
+  auto t = Target::open(dev.path(), false);
+  ASSERT_TRUE(t) << t.error().message();
+  Workload w;
+  w.hipri = true;
+  w.runtime_s = 1;
+  auto v = validate(w, t->info().size_bytes, t->info().logical_block_size);
+  ASSERT_TRUE(v) << v.error().message();
+  const uint64_t before = completed_ios(dev);
+  auto m = run_workload(*v, *t);
+  ASSERT_FALSE(m);
+  EXPECT_EQ(m.error().exit_code(), 2);
+  EXPECT_NE(m.error().fix.find("nvme.poll_queues"), std::string::npos) << m.error().message();
+  EXPECT_EQ(completed_ios(dev), before);
+
+  run_command({"dd", "if=/dev/urandom", "of=" + dev.path(), "bs=1M", "count=16", "oflag=direct", "status=none"});
+  const std::string content = sha256_of(dev.path());
+  const uint64_t before_cli = completed_ios(dev);
+  auto r = run_command({DISKVET_BIN, "io", "--filename", dev.path(), "--destroy-data", dev.path(), "--rw", "randwrite", "--runtime", "1",
+                        "--hipri"});
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  EXPECT_NE(r.err.find("io_poll is 0"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("nvme.poll_queues"), std::string::npos) << r.err;
+  EXPECT_EQ(completed_ios(dev), before_cli);
+  EXPECT_EQ(sha256_of(dev.path()), content);
+}
+
+// The polled ring itself (what --hipri runs on a device with poll queues), below the gate's check:
+// set up with IOPOLL on this kernel, every read it submits reaped through the same submit-and-wait.
+// A loop device's queue cannot poll: recent kernels fail each polled read with EOPNOTSUPP (what the
+// check before any I/O spares a run), older ones complete it by interrupt. The VM lab's NVMe with
+// poll queues is where polling itself is exercised.
+TEST(EngineOnLoop, APolledRingReapsEveryReadItSubmits) {
+  LoopDevice dev("engine-iopoll", 16 << 20);
+  REQUIRE_LOOP(dev);
+  auto t = Target::open(dev.path(), false);
+  ASSERT_TRUE(t) << t.error().message();
+  auto fd = t->reopen();
+  ASSERT_TRUE(fd) << fd.error().message();
+  auto ring = UringBackend::create(fd->get(), 4, 4096, 1, 0, /*iopoll=*/true);
+  ASSERT_TRUE(ring) << ring.error().message();
+  EXPECT_TRUE(ring->setup_flags() & IORING_SETUP_IOPOLL);
+  uint32_t reaped = 0;
+  for (int round = 0; round < 8; ++round) {
+    for (uint32_t s = 0; s < 4; ++s) ring->stage(s, Direction::read, (round * 4 + s) * 4096ull, 4096);
+    uint32_t got = 0;
+    while (got < 4) {
+      ASSERT_GE(ring->submit_and_wait(1), 0);
+      ring->reap([&](Completion c) {
+        EXPECT_TRUE(c.res == 4096 || c.res == -EOPNOTSUPP) << "slot " << c.slot << ": " << c.res;
+        ++got;
+      });
+    }
+    reaped += got;
+  }
+  EXPECT_EQ(reaped, 32u);
+}
+
+// A suite whose later test polls its completions is refused by the run plan's check, before its
+// preconditioning writes anything, on a device whose queue cannot poll.
+TEST(EngineOnLoop, ASuiteThatPollsIsRefusedBeforePreconditioningWhereTheQueueCannotPoll) {
+  LoopDevice dev("engine-hipri-suite", 16 << 20);
+  REQUIRE_LOOP(dev);
+  diskvet::testing::ScratchFile suite("hipri-suite.json");
+  std::ofstream(suite.path()) << R"({"name": "polled", "region": "8m", "probe": {"enabled": false},
+    "precondition": {"enabled": true}, "steady_state": {"enabled": false}, "warmup": {"enabled": false},
+    "defaults": {"runtime": "1s"},
+    "tests": [{"id": "plain", "workloads": [{"rw": "randwrite", "bs": "4k"}]},
+              {"id": "polled", "workloads": [{"rw": "randread", "bs": "4k", "hipri": true}]}]})";
+  run_command({"dd", "if=/dev/urandom", "of=" + dev.path(), "bs=1M", "count=16", "oflag=direct", "status=none"});
+  const std::string content = sha256_of(dev.path());
+  auto r = run_command({DISKVET_BIN, "run", "-q", "--suite", suite.path(), "--profile", "none", "--device", dev.path(), "--destroy-data",
+                        dev.path()});
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  EXPECT_NE(r.err.find("test polled"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("nvme.poll_queues"), std::string::npos) << r.err;
+  EXPECT_EQ(sha256_of(dev.path()), content);
 }
