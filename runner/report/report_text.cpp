@@ -157,6 +157,13 @@ std::string render_report_text(const json::object& r) {
                        flag(obj(health, "before"), "known") ? "" : " (no health source for this device: never reported as healthy)");
     for (const auto& p : arr(obj(health, "delta"), "problems"))
       if (p.is_string()) out += fmt::format("  health during the run: {}\n", std::string_view(p.get_string()));
+    if (const json::value& wa = obj(health, "write_accounting"); wa.is_object()) {
+      out += fmt::format("  writes counted: {}{}\n", flag(wa, "fails") ? "DISAGREE: " : "", str(wa, "words"));
+      if (!str(wa, "other_writer").empty()) out += fmt::format("  another writer: {}\n", str(wa, "other_writer"));
+    }
+    for (const char* kind : {"problems", "notes"})
+      for (const auto& p : arr(obj(health, "error_log"), kind))
+        if (p.is_string()) out += fmt::format("  error log{}: {}\n", std::string_view(kind) == "notes" ? " (not a failure)" : "", std::string_view(p.get_string()));
     const json::value& purge = obj(dev, "purge");
     if (flag(purge, "requested")) {
       const double took_s = num(purge, "duration_s");
