@@ -2,6 +2,7 @@
 // A plain value; discovery (discovery.cpp), NVMe (nvme.cpp), protection and health fill it in.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -30,9 +31,24 @@ struct Health {
   std::optional<uint64_t> data_units_written;
   std::optional<uint64_t> media_errors;
   std::optional<uint64_t> error_log_entries;
+  // NVMe: the Error Information log's entries as read with this snapshot, newest first (raw 64-byte
+  // entries, decoded by nvme_error_log.hpp); nullopt when it was not read. Not in the JSON: what a
+  // run added is judged and reported on its own (runner/run).
+  std::optional<std::vector<std::array<uint8_t, 64>>> error_log;
   std::optional<uint32_t> warning_temp_time_min;
   std::optional<uint32_t> critical_temp_time_min;
   std::optional<uint32_t> thermal_transitions;  // sum of the thermal-management transition counts
+  // The drive's own count of host writes on SATA: attribute 241 as smartctl's drive database names
+  // it (Total_LBAs_Written in logical sectors, Host_Writes_32MiB, Host_Writes_GiB...), in bytes per
+  // unit; NVMe's is data_units_written. Read by the write accounting (write_accounting.hpp).
+  std::optional<uint64_t> ata_written_units;
+  uint64_t ata_written_unit_bytes = 0;
+  std::string ata_written_attribute;
+  // What this host's kernel sent (sysfs stat, 512-byte sectors whatever the block size) to every
+  // block device the drive's counter covers (each namespace of the NVMe controller), and to the
+  // device itself; passthrough commands (nvme-cli io-passthru, SG_IO) are not in these.
+  std::optional<uint64_t> host_sectors_written;
+  std::optional<uint64_t> device_sectors_written;
   // Why the device is unhealthy, in words; empty when healthy or unknown.
   std::vector<std::string> problems;
   bool healthy() const { return known && problems.empty(); }

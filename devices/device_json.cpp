@@ -79,6 +79,13 @@ void tag_invoke(json::value_from_tag, json::value& v, const Health& h) {
   put(o, "thermal_transitions", h.thermal_transitions);
   put(o, "reallocated_sectors", h.reallocated_sectors);
   put(o, "pending_sectors", h.pending_sectors);
+  put(o, "ata_written_units", h.ata_written_units);
+  if (h.ata_written_units) {
+    o["ata_written_unit_bytes"] = h.ata_written_unit_bytes;
+    o["ata_written_attribute"] = h.ata_written_attribute;
+  }
+  put(o, "host_sectors_written", h.host_sectors_written);
+  put(o, "device_sectors_written", h.device_sectors_written);
   o["problems"] = strings(h.problems);
   v = std::move(o);
 }
@@ -106,6 +113,11 @@ Health tag_invoke(json::value_to_tag<Health>, const json::value& v) {
   get(*o, "thermal_transitions", h.thermal_transitions);
   get(*o, "reallocated_sectors", h.reallocated_sectors);
   get(*o, "pending_sectors", h.pending_sectors);
+  get(*o, "ata_written_units", h.ata_written_units);
+  get_plain(*o, "ata_written_unit_bytes", h.ata_written_unit_bytes);
+  get_text(*o, "ata_written_attribute", h.ata_written_attribute);
+  get(*o, "host_sectors_written", h.host_sectors_written);
+  get(*o, "device_sectors_written", h.device_sectors_written);
   h.problems = get_strings(*o, "problems");
   return h;
 }
@@ -191,6 +203,39 @@ void tag_invoke(json::value_from_tag, json::value& v, const HealthDelta& d) {
   o["worsened"] = d.worsened();
   o["problems"] = strings(d.problems);
   v = std::move(o);
+}
+
+void tag_invoke(json::value_from_tag, json::value& v, const WriteAccounting& a) {
+  json::object o;
+  o["counter"] = a.counter;
+  o["unit_bytes"] = a.unit_bytes;
+  o["counted_units"] = a.counted_units;
+  o["counted_bytes"] = a.counted_bytes;
+  o["tolerance_bytes"] = a.tolerance_bytes;
+  o["sent_bytes"] = a.sent_bytes;
+  o["sent_source"] = a.sent_source;
+  o["diskvet_bytes"] = a.diskvet_bytes;
+  put(o, "device_kernel_bytes", a.device_kernel_bytes);
+  put(o, "other_writer_bytes", a.other_writer_bytes);
+  put_text(o, "other_writer", a.other_writer);
+  o["result"] = to_string(a.result);
+  o["fails"] = a.fails();
+  o["words"] = a.words;
+  v = std::move(o);
+}
+
+void tag_invoke(json::value_from_tag, json::value& v, const ErrorLogReview& r) {
+  json::array entries;
+  for (const auto& f : r.entries) {
+    const NvmeErrorEntry& e = f.entry;
+    json::object o{{"error_count", e.error_count}, {"sqid", e.sqid}, {"cmdid", e.cmdid}, {"sct", e.sct()}, {"sc", e.sc()},
+                   {"status", nvme_error_status_words(e.sct(), e.sc())}, {"nsid", e.nsid}, {"lba", e.lba},
+                   {"parameter_error_location", e.parameter_error_location}, {"fails", f.judgement.fails}, {"why", f.judgement.why},
+                   {"words", f.words}};
+    entries.push_back(std::move(o));
+  }
+  v = json::object{{"new_entries", r.new_entries}, {"unseen", r.unseen}, {"entries", std::move(entries)},
+                   {"problems", strings(r.problems)}, {"notes", strings(r.notes)}};
 }
 
 Device tag_invoke(json::value_to_tag<Device>, const json::value& v) {

@@ -6,6 +6,8 @@
 
 #include "devices/device.hpp"
 #include "devices/health.hpp"
+#include "devices/nvme_error_log.hpp"
+#include "devices/write_accounting.hpp"
 
 namespace diskvet::devices {
 
@@ -15,6 +17,8 @@ void tag_invoke(boost::json::value_from_tag, boost::json::value& v, const NvmeFa
 void tag_invoke(boost::json::value_from_tag, boost::json::value& v, const FileSystemFacts& f);
 // The before/after delta the report carries; unknown members absent.
 void tag_invoke(boost::json::value_from_tag, boost::json::value& v, const HealthDelta& d);
+void tag_invoke(boost::json::value_from_tag, boost::json::value& v, const WriteAccounting& a);
+void tag_invoke(boost::json::value_from_tag, boost::json::value& v, const ErrorLogReview& r);
 // The reverse, for reading saved reports; unknown members are ignored, missing ones stay unknown.
 Health tag_invoke(boost::json::value_to_tag<Health>, const boost::json::value& v);
 Device tag_invoke(boost::json::value_to_tag<Device>, const boost::json::value& v);

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 
+#include "devices/disk_stats.hpp"
 #include "devices/hwmon.hpp"
 #include "devices/nvme.hpp"
 #include "devices/nvme_layout.hpp"
@@ -59,8 +60,6 @@ HealthDelta health_delta(const Health& before, const Health& after) {
   note_sample(d, after);
   d.became_unhealthy = before.healthy() && after.known && !after.healthy();
   if (d.new_media_errors.value_or(0)) d.problems.push_back(fmt::format("{} new media and data integrity errors", *d.new_media_errors));
-  if (d.new_error_log_entries.value_or(0))
-    d.problems.push_back(fmt::format("{} new error log entries", *d.new_error_log_entries));
   if (d.new_thermal_transitions.value_or(0))
     d.problems.push_back(fmt::format("{} thermal-management transitions (throttling) during the run", *d.new_thermal_transitions));
   if (d.new_critical_temp_time_min.value_or(0))
@@ -78,6 +77,12 @@ Health read_health(const Device& d, const HostPaths& host) {
     if (auto nvme = read_nvme(d)) h = nvme->health;  // health only: identity stays as discovered
   } else if ((d.kind == DeviceKind::scsi || d.kind == DeviceKind::other) && host.live()) {
     if (auto smart = run_smartctl(d.path)) h = *smart;
+  }
+  if (h.known && !d.name.empty()) {
+    // What this host sent, read beside the drive's own counters (write_accounting.hpp).
+    const SectorsWritten w = sectors_written(d.name, d.kind == DeviceKind::nvme ? d.nvme_controller : "", host.sysfs);
+    h.device_sectors_written = w.device;
+    h.host_sectors_written = w.covered;
   }
   if (!h.temperature_c)
     if (auto t = drivetemp_c(d, host)) {

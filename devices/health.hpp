@@ -25,7 +25,7 @@ void evaluate_health(Health& h);
 // What changed between the snapshot before a run and the one after (and any taken in between).
 struct HealthDelta {
   std::optional<uint64_t> new_media_errors;
-  std::optional<uint64_t> new_error_log_entries;
+  std::optional<uint64_t> new_error_log_entries;  // judged entry by entry (nvme_error_log.hpp's review_error_log)
   std::optional<uint32_t> new_thermal_transitions;
   std::optional<uint32_t> new_warning_temp_time_min;
   std::optional<uint32_t> new_critical_temp_time_min;

@@ -6,11 +6,13 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cstring>
 #include <memory>
 #include <span>
 
 #include "common/fd.hpp"
+#include "devices/nvme_error_log.hpp"
 
 namespace diskvet::devices {
 
@@ -19,6 +21,16 @@ namespace {
 template <typename T>
 std::span<const uint8_t> bytes(const T& s) {
   return {reinterpret_cast<const uint8_t*>(&s), sizeof(T)};
+}
+
+// The Error Information log (01h), every entry the controller keeps (at most 256: 16 KiB).
+std::optional<std::vector<std::array<uint8_t, kErrorLogEntryBytes>>> read_error_log(int fd, uint16_t entries) {
+  static_assert(sizeof(nvme_error_log_page) == kErrorLogEntryBytes);
+  std::vector<nvme_error_log_page> log(std::clamp<uint16_t>(entries, 1, 256));
+  if (nvme_get_log_error(fd, static_cast<unsigned>(log.size()), false, log.data()) != 0) return std::nullopt;
+  std::vector<std::array<uint8_t, kErrorLogEntryBytes>> out(log.size());
+  for (size_t i = 0; i < log.size(); ++i) std::memcpy(out[i].data(), &log[i], kErrorLogEntryBytes);
+  return out;
 }
 
 struct TreeFree {
@@ -57,6 +69,7 @@ std::optional<NvmeReading> read_nvme(const Device& d) {
   static_assert(sizeof(smart) == kLogPageBytes);
   if (nvme_get_log_smart(fd.get(), NVME_NSID_ALL, false, &smart) == 0)
     if (auto h = parse_smart_log(bytes(smart), &r.controller)) r.health = *h;
+  if (r.health.known) r.health.error_log = read_error_log(fd.get(), r.controller.error_log_entries);
 
   struct nvme_firmware_slot fw{};
   static_assert(sizeof(fw) == kLogPageBytes);

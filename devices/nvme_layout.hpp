@@ -26,6 +26,7 @@ struct NvmeController {
   uint16_t warning_temp_k = 0;   // WCTEMP, kelvin; 0: not reported
   uint16_t critical_temp_k = 0;  // CCTEMP, kelvin
   uint32_t namespace_count = 0;  // NN
+  uint16_t error_log_entries = 1;  // ELPE + 1: how many Error Information log entries the controller keeps
   bool format_supported() const { return oacs & 0x2; }          // OACS bit 1
   bool firmware_download_supported() const { return oacs & 0x4; }  // OACS bit 2
   bool namespace_management() const { return oacs & 0x8; }      // OACS bit 3

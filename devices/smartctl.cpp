@@ -30,6 +30,24 @@ std::optional<uint64_t> number(const json::value* v) {
   return n;
 }
 
+// Attribute 241's unit is the vendor's; smartctl's drive database names it, and only names that say
+// the unit are taken (an unknown unit read as sectors could fail a good drive).
+void written_attribute(Health& h, const json::value& attr, uint64_t raw, uint64_t logical_block_bytes) {
+  const json::value* name = at(attr, {"name"});
+  if (!name || !name->is_string()) return;
+  const std::string_view n = name->as_string();
+  uint64_t unit = 0;
+  if (n == "Total_LBAs_Written") unit = logical_block_bytes;
+  else if (n == "Host_Writes_32MiB") unit = 32ull << 20;
+  else if (n == "Host_Writes_GiB" || n == "Lifetime_Writes_GiB") unit = 1ull << 30;
+  else if (n == "Host_Writes_MiB") unit = 1ull << 20;
+  if (!unit) return;
+  // The raw value of LBA counters is 48 bits (ATA/ACS attribute data); the rest are flags on some drives.
+  h.ata_written_units = raw & 0xffff'ffff'ffffull;
+  h.ata_written_unit_bytes = unit;
+  h.ata_written_attribute = std::string(n);
+}
+
 }  // namespace
 
 std::optional<Health> parse_smartctl_json(std::string_view text) {
@@ -43,6 +61,7 @@ std::optional<Health> parse_smartctl_json(std::string_view text) {
   h.source = "smartctl";
   h.smart_passed = passed->as_bool();
   if (auto t = number(at(doc, {"temperature", "current"}))) h.temperature_c = static_cast<double>(*t);
+  const uint64_t logical_block_bytes = number(at(doc, {"logical_block_size"})).value_or(512);
   if (const json::value* table = at(doc, {"ata_smart_attributes", "table"}); table && table->is_array()) {
     std::optional<uint64_t> reported_uncorrect, offline_uncorrectable;
     for (const auto& attr : table->as_array()) {
@@ -53,6 +72,7 @@ std::optional<Health> parse_smartctl_json(std::string_view text) {
       if (*id == 187) reported_uncorrect = raw;              // Reported_Uncorrect
       if (*id == 197) h.pending_sectors = raw;               // Current_Pending_Sector
       if (*id == 198) offline_uncorrectable = raw;           // Offline_Uncorrectable
+      if (*id == 241) written_attribute(h, attr, *raw, logical_block_bytes);
     }
     if (reported_uncorrect || offline_uncorrectable)
       h.media_errors = reported_uncorrect.value_or(0) + offline_uncorrectable.value_or(0);

@@ -478,6 +478,7 @@ Result<Measurement> run_workload(const Workload& asked, const Target& target, Ru
     m.sys_cpu_s += r.sys_cpu_s;
     m.syscalls += r.syscalls;
     m.ios_issued += r.issued;
+    m.write_bytes_issued += r.write_bytes_issued;
     m.io_errors += r.errors;
     for (const auto& e : r.first_errors)
       if (m.first_errors.size() < kMaxRecordedErrors) m.first_errors.push_back(e);

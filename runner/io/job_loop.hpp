@@ -82,6 +82,7 @@ struct JobResult {
   std::array<DirectionResult, kDirections> dir;
   uint64_t syscalls = 0;
   uint64_t issued = 0;
+  uint64_t write_bytes_issued = 0;  // every write issued, ramp included
   uint64_t errors = 0;
   std::vector<IoError> first_errors;
   double usr_cpu_s = 0;
@@ -321,6 +322,7 @@ void run_job(B& backend, const JobPlan& plan, const Timeline& tl, const std::ato
     out.dir[d].bytes = bytes[d];
   }
   out.issued = issued;
+  out.write_bytes_issued = issued_dir[static_cast<size_t>(Direction::write)] * plan.bs_bytes;
   out.syscalls = backend.syscalls();
   out.io_limit_reached = limit_ios && issued >= limit_ios;
   if constexpr (V::enabled)

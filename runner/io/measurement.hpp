@@ -121,6 +121,9 @@ struct Measurement {
   double sys_cpu_s = 0;
   uint64_t syscalls = 0;    // submit/wait system calls inside and outside the window
   uint64_t ios_issued = 0;  // every I/O issued, ramp included
+  // Every write issued, ramp and tail included: what the device was sent (the write accounting's
+  // count of diskvet's writes, devices/write_accounting.hpp).
+  uint64_t write_bytes_issued = 0;
   uint64_t io_errors = 0;
   std::vector<IoError> first_errors;  // at most a few, in order
   bool interrupted = false;           // stopped by a signal or the caller

@@ -21,6 +21,7 @@ Measurement merge_rounds(std::span<const Measurement> rounds) {
     w.sys_cpu_s += r.sys_cpu_s;
     w.syscalls += r.syscalls;
     w.ios_issued += r.ios_issued;
+    w.write_bytes_issued += r.write_bytes_issued;
     w.io_errors += r.io_errors;
     for (const auto& e : r.first_errors)
       if (w.first_errors.size() < kMaxRecordedErrors) w.first_errors.push_back(e);

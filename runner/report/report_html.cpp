@@ -211,6 +211,13 @@ std::string device_card_html(const json::value& dev) {
   const json::value& health = obj(dev, "health");
   row("health before", health_words(obj(health, "before")));
   row("health after", health_words(obj(health, "after")));
+  if (const json::value& wa = obj(health, "write_accounting"); wa.is_object()) {
+    row("writes counted", (flag(wa, "fails") ? "DISAGREE: " : "") + str(wa, "words"));
+    if (!str(wa, "other_writer").empty()) row("another writer", str(wa, "other_writer"));
+  }
+  for (const char* kind : {"problems", "notes"})
+    for (const auto& p : arr(obj(health, "error_log"), kind))
+      if (p.is_string()) row(std::string_view(kind) == "notes" ? "error log (not a failure)" : "error log", std::string(p.get_string()));
   h += "</dl><ul>";
   size_t shown = 0, passed = 0;
   for (const auto* v : verdicts_worst_first(dev)) {

@@ -161,6 +161,13 @@ std::string render_report_text(const json::object& r) {
     if (flag(capacity, "performed"))
       out += fmt::format("  capacity probe: {} - real capacity {} of {} claimed - {}\n", str(capacity, "verdict"), format_bytes(bytes(capacity, "real_bytes")),
                          format_bytes(bytes(capacity, "claimed_bytes")), str(capacity, "summary"));
+    if (const json::value& wa = obj(health, "write_accounting"); wa.is_object()) {
+      out += fmt::format("  writes counted: {}{}\n", flag(wa, "fails") ? "DISAGREE: " : "", str(wa, "words"));
+      if (!str(wa, "other_writer").empty()) out += fmt::format("  another writer: {}\n", str(wa, "other_writer"));
+    }
+    for (const char* kind : {"problems", "notes"})
+      for (const auto& p : arr(obj(health, "error_log"), kind))
+        if (p.is_string()) out += fmt::format("  error log{}: {}\n", std::string_view(kind) == "notes" ? " (not a failure)" : "", std::string_view(p.get_string()));
     const json::value& purge = obj(dev, "purge");
     if (flag(purge, "requested")) {
       const double took_s = num(purge, "duration_s");

@@ -96,6 +96,23 @@ Result<VerifyLayout> layout_for(const Target& target, const suites::Suite& suite
   return plan_verify_layout(tested_region(target.info().size_bytes, suite).size_bytes, bs, budget_bytes, verify_jobs_bytes(suite));
 }
 
+// The drive's write counter against what was sent (devices/write_accounting.hpp): a counter that
+// disagrees FAILs the device; another writer on this host makes its numbers INCONCLUSIVE. Not
+// judged when a job was abandoned (its writes are missing from diskvet's count).
+void judge_write_accounting(DeviceResult& res) {
+  res.write_accounting = devices::account_writes(*res.health_before, *res.health_after, res.bytes_sent);
+  if (!res.write_accounting) return;
+  const devices::WriteAccounting& a = *res.write_accounting;
+  if (a.fails()) {
+    res.facts.unhealthy = true;
+    res.facts.health_problems.push_back(a.words + " (during the run)");
+  }
+  if (!a.other_writer.empty()) {
+    res.facts.required_missing = true;
+    res.facts.required_missing_reason += (res.facts.required_missing_reason.empty() ? "" : "; ") + a.other_writer;
+  }
+}
+
 }  // namespace
 
 Region tested_region(uint64_t device_bytes, const suites::Suite& suite) {
@@ -186,6 +203,7 @@ DeviceResult run_device(DevicePlan& d, const suites::Suite& suite, const RunOpti
     // A seed of its own, off the sequence the engine runs take, so their seeds stay as they were.
     const uint64_t probe_seed = derive_seed(seeds.base(), ~uint64_t{0});
     res.capacity_probe = probe_capacity(target, device_identity(d.device), probe_seed, suite.address_probe, ev, dev, opt.stop, error);
+    res.bytes_sent += res.capacity_probe->bytes_written;  // written outside the engine: the write accounting counts it here
     test_rollups.push_back(capacity_probe_rollup(*res.capacity_probe, error));
     const Rollup& v = test_rollups.back();
     ev.on_log(v.status == VerdictStatus::pass ? LogLevel::info : LogLevel::error, dev,
@@ -213,6 +231,7 @@ DeviceResult run_device(DevicePlan& d, const suites::Suite& suite, const RunOpti
   auto run_precondition = [&](const std::string& why) {
     ev.on_phase(PhaseEvent{dev, Phase::precondition, "", -1, why});
     res.precondition = precondition(target, region, suite.precondition, limit_s, ev, dev, opt.stop, seeds.next());
+    res.bytes_sent += res.precondition.bytes_sent;
     if (res.precondition.reason.empty()) res.precondition.reason = why;
     else res.precondition.reason = why + "; " + res.precondition.reason;
   };
@@ -319,7 +338,7 @@ DeviceResult run_device(DevicePlan& d, const suites::Suite& suite, const RunOpti
     };
     if (spec.matrix) {
       // Every cell in every round: one unit, steady state decided on the tracked cell.
-      WorkloadContext c{target, region, suite, spec, 0, d.rate_cap_iops, opt.duration_s, ev, dev, opt.stop, verify.get(), &res.watchdog, &seeds};
+      WorkloadContext c{target, region, suite, spec, 0, d.rate_cap_iops, opt.duration_s, ev, dev, opt.stop, verify.get(), &res.watchdog, &seeds, &res.bytes_sent};
       if (!writable) {
         for (const auto& w : spec.workloads) refuse_write(w);
       } else {
@@ -338,7 +357,7 @@ DeviceResult run_device(DevicePlan& d, const suites::Suite& suite, const RunOpti
         refuse_write(spec.workloads[i]);
         continue;
       }
-      WorkloadContext c{target, region, suite, spec, i, d.rate_cap_iops, opt.duration_s, ev, dev, opt.stop, verify.get(), &res.watchdog, &seeds};
+      WorkloadContext c{target, region, suite, spec, i, d.rate_cap_iops, opt.duration_s, ev, dev, opt.stop, verify.get(), &res.watchdog, &seeds, &res.bytes_sent};
       monitor.workload_starting();
       WorkloadRecord r = run_test_workload(c);
       monitor.workload_done(spec.id, r);
@@ -388,6 +407,15 @@ DeviceResult run_device(DevicePlan& d, const suites::Suite& suite, const RunOpti
       res.facts.unhealthy = true;
       res.facts.health_problems.push_back(p + " (during the run)");
     }
+  }
+  if (res.health_before && res.health_after && !res.watchdog.abandoned) judge_write_accounting(res);
+  if (res.health_before && res.health_after) {
+    res.error_log = devices::review_error_log(*res.health_before, *res.health_after);
+    if (res.error_log)
+      for (const auto& p : res.error_log->problems) {
+        res.facts.unhealthy = true;
+        res.facts.health_problems.push_back("error log: " + p + " (during the run)");
+      }
   }
   res.completed = !stopped() && !res.watchdog.abandoned && res.tests.size() == suite.tests.size();
   if (!res.completed) {

@@ -44,6 +44,7 @@ PreconditionRecord precondition(const Target& target, Region region, const suite
     return rec;
   }
   rec.bytes_written = m->of(Direction::write).bytes;
+  rec.bytes_sent = m->write_bytes_issued;
   rec.elapsed_s = m->elapsed_s;
   rec.capacities_written = static_cast<double>(rec.bytes_written) / static_cast<double>(valid->size_bytes);
   rec.completed = m->io_limit_reached && m->io_errors == 0;

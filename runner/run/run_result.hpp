@@ -9,6 +9,8 @@
 #include <vector>
 
 #include "devices/device.hpp"
+#include "devices/nvme_error_log.hpp"
+#include "devices/write_accounting.hpp"
 #include "runner/analysis/host_cpu.hpp"
 #include "runner/analysis/knee.hpp"
 #include "runner/analysis/steady_state.hpp"
@@ -35,6 +37,7 @@ struct PreconditionRecord {
   bool performed = false;
   std::string reason;             // why it ran (suite, unwritten region) or why not
   uint64_t bytes_written = 0;
+  uint64_t bytes_sent = 0;        // every write issued, ramp included (the write accounting's)
   double capacities_target = 0;
   double capacities_written = 0;  // bytes_written / tested capacity
   double elapsed_s = 0;
@@ -142,6 +145,12 @@ struct DeviceResult {
   std::string profile_reason;  // "named on the command line", "matched model ... and size", "no profile matched"
   std::optional<devices::Health> health_before, health_after;
   std::optional<AddressProbeResult> capacity_probe;  // the address-integrity probe, when the run wrote the device
+  // Every write diskvet sent the device during its run (each engine run of every phase; a step
+  // that writes outside the engine adds its own), and the drive's count of it (issue 26).
+  uint64_t bytes_sent = 0;
+  std::optional<devices::WriteAccounting> write_accounting;
+  // The NVMe Error Information log entries the run added, each judged (issue 26).
+  std::optional<devices::ErrorLogReview> error_log;
   PurgeRecord purge;
   PreconditionRecord precondition;
   ProbeRecord probe;

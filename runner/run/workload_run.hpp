@@ -31,6 +31,7 @@ struct WorkloadContext {
   VerifyState* verify = nullptr;       // the device's block generations, for verifying workloads
   WatchdogRecord* watchdog = nullptr;  // every step's stalls, whatever the step (sweep, rounds, warmup)
   SeedSequence* seeds = nullptr;       // the device's: each step takes the next (unset: the workload's own)
+  uint64_t* bytes_sent = nullptr;      // the device's count of every write issued to it, whatever the step
 };
 
 // The workload of the test as it will run on this device (region, rate cap, duration override);

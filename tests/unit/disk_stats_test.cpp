@@ -17,6 +17,8 @@ TEST(DiskStats, ReadsTheCountersFioReportsAsDiskUtil) {
   EXPECT_EQ(s->name, "loop3");
   EXPECT_EQ(s->read_ios, 100u);
   EXPECT_EQ(s->read_merges, 2u);
+  EXPECT_EQ(s->read_sectors, 800u);
+  EXPECT_EQ(s->write_sectors, 400u);
   EXPECT_EQ(s->read_ticks_ms, 40u);
   EXPECT_EQ(s->write_ios, 50u);
   EXPECT_EQ(s->write_merges, 1u);
@@ -26,10 +28,12 @@ TEST(DiskStats, ReadsTheCountersFioReportsAsDiskUtil) {
   DiskStats later = *s;
   later.read_ios += 5;
   later.io_ticks_ms += 10;
+  later.write_sectors += 2000;
   const DiskStats d = later.since(*s);
   EXPECT_EQ(d.read_ios, 5u);
   EXPECT_EQ(d.io_ticks_ms, 10u);
   EXPECT_EQ(d.write_ios, 0u);
+  EXPECT_EQ(d.write_sectors, 2000u);
   EXPECT_EQ(d.name, "loop3");
   EXPECT_FALSE(read_disk_stats(makedev(7, 4), fs.sysfs()));  // no such device
 }

@@ -173,6 +173,25 @@ vm_wait_shell() {
   done
 }
 
+# Boots with a shell on the serial console (diskvet.shell=1; a pair of FIFOs: what the test writes to
+# file descriptor 3 is typed there) in the background, and waits until the shell answers, at most
+# LIMIT_S seconds from the boot.
+#   vm_start_shell LIMIT_S "KERNEL ARGS" QEMU_ARGS...
+vm_start_shell() {
+  local limit=$1 append=$2; shift 2
+  : > "$vm_log"
+  rm -f "$vm_dir/con.in" "$vm_dir/con.out"
+  mkfifo "$vm_dir/con.in" "$vm_dir/con.out"
+  $(vm_qemu_base | sed 's/-serial file:[^ ]*//') -chardev "pipe,id=con,path=$vm_dir/con,logfile=$vm_log" -serial chardev:con \
+    -kernel "$VM_IMAGE_DIR/vmlinuz" -initrd "$VM_IMAGE_DIR/initrd.img" -append "$vm_kernel_args diskvet.shell=1 $append" "$@" &
+  vm_pid=$!
+  vm_started_s=$SECONDS
+  exec 3<>"$vm_dir/con.in"
+  cat "$vm_dir/con.out" > /dev/null &
+  vm_wait_for "$limit" 'diskvet appliance ready'
+  vm_wait_shell "$limit"
+}
+
 # The serial log must contain a line matching PATTERN (grep -E).
 vm_expect() { grep -qaE "$1" "$vm_log" || vm_fail "${2:-serial console lacks /$1/}"; }
 vm_expect_not() { ! grep -qaE "$1" "$vm_log" || vm_fail "${2:-serial console shows /$1/}"; }

@@ -23,6 +23,9 @@
       tested PATH...                 a diskvet run report's devices are exactly these paths (namespaces of one
                                      controller share a serial)
       consent-id PATH ID             the device at PATH has consent_id ID (with --devices: 'diskvet list --json')
+      accounting SERIAL RESULT [MIB] the drive's write accounting (health.write_accounting) came out RESULT (agrees,
+                                     counted-less, counted-more), FAILing the drive unless it agrees, and names another
+                                     writer on this host of MIB MiB (none when MIB is left out)
       burst SERIAL TEST BASE RAMP_S  the first workload of TEST kept its ramp's series and found a burst-then-baseline
                                      step inside the ramp: the baseline within 25% of BASE IOPS, the burst at least 3x
                                      it, the burst lasting 3 s to RAMP_S
@@ -260,6 +263,23 @@ def main(argv):
         if got != [want]:
             fail(f"{path}: consent_id {got}, expected {want}")
         print(f"{path}: consent ID {want}")
+    elif check == "accounting":
+        serial, want = args[0], args[1]
+        d = run_device(report, serial)
+        a = (d.get("health") or {}).get("write_accounting")
+        if not isinstance(a, dict):
+            fail(f"drive {serial}: no write accounting in the report: {d.get('health')}")
+        if a.get("result") != want or a.get("fails") != (want != "agrees"):
+            fail(f"drive {serial}: write accounting {a.get('result')} (fails: {a.get('fails')}), expected {want}: {a.get('words')}")
+        if want != "agrees" and d.get("verdict") != "FAIL":
+            fail(f"drive {serial}: the write counter disagrees but the verdict is {d.get('verdict')}")
+        other = a.get("other_writer_bytes")
+        if len(args) > 2:
+            if other != int(args[2]) << 20 or d.get("verdict") not in ("INCONCLUSIVE", "FAIL"):
+                fail(f"drive {serial}: another writer of {other} bytes (verdict {d.get('verdict')}), expected {args[2]} MiB and not PASS")
+        elif other is not None:
+            fail(f"drive {serial}: another writer of {other} bytes named, expected none: {a.get('other_writer')}")
+        print(f"drive {serial}: {a.get('words')}" + (f"; {a.get('other_writer')}" if other is not None else ""))
     elif check == "burst":
         serial, test, base, ramp_s = args[0], args[1], float(args[2]), float(args[3])
         tests = [t for t in run_device(report, serial).get("tests", []) if t.get("id") == test]

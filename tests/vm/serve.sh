@@ -139,18 +139,7 @@ vm_wait_poweroff 240
 # Booted with a shell on the serial console (a pair of FIFOs): the guest shows what runs and listens.
 shell_boot() {
   local append=$1 disk=$2
-  : > "$vm_log"
-  rm -f "$vm_dir/con.in" "$vm_dir/con.out"
-  mkfifo "$vm_dir/con.in" "$vm_dir/con.out"
-  $(vm_qemu_base | sed 's/-serial file:[^ ]*//') -chardev "pipe,id=con,path=$vm_dir/con,logfile=$vm_log" -serial chardev:con \
-    -kernel "$VM_IMAGE_DIR/vmlinuz" -initrd "$VM_IMAGE_DIR/initrd.img" -append "$vm_kernel_args diskvet.shell=1 $append" \
-    -drive "file=$disk,if=virtio,format=raw" "${nvme[@]}" "${nic[@]}" &
-  vm_pid=$!
-  vm_started_s=$SECONDS
-  exec 3<>"$vm_dir/con.in"
-  cat "$vm_dir/con.out" > /dev/null &
-  vm_wait_for 120 'diskvet appliance ready'
-  vm_wait_shell 150
+  vm_start_shell 150 "$append" -drive "file=$disk,if=virtio,format=raw" "${nvme[@]}" "${nic[@]}"
   printf '%s\r' "echo \"SSHD=\$(pidof sshd | wc -w) UP=\$(ip -o link show up | grep -vc ' lo:') LISTEN=\$($listeners_cmd | wc -l)\"" >&3
   vm_wait_for 180 '^SSHD=[0-9]+ UP=[0-9]+ LISTEN=[0-9]+'
   got=$(banner || true)

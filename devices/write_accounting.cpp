@@ -1,0 +1,87 @@
+// The write accounting: a drive's host-write counter against the bytes sent to it.
+#include "devices/write_accounting.hpp"
+
+#include <fmt/format.h>
+
+#include "common/units.hpp"
+
+namespace diskvet::devices {
+
+namespace {
+
+struct Counter {
+  std::string name;
+  uint64_t before = 0, after = 0, unit_bytes = 0;
+};
+
+std::optional<Counter> counter_of(const Health& before, const Health& after) {
+  if (before.data_units_written && after.data_units_written)
+    return Counter{"NVMe Data Units Written", *before.data_units_written, *after.data_units_written, kNvmeDataUnitBytes};
+  if (before.ata_written_units && after.ata_written_units && after.ata_written_unit_bytes &&
+      before.ata_written_unit_bytes == after.ata_written_unit_bytes)
+    return Counter{"ATA attribute 241 " + after.ata_written_attribute, *before.ata_written_units, *after.ata_written_units,
+                   after.ata_written_unit_bytes};
+  return std::nullopt;
+}
+
+std::optional<uint64_t> sectors_grew(const std::optional<uint64_t>& before, const std::optional<uint64_t>& after) {
+  if (!before || !after || *after < *before) return std::nullopt;
+  return (*after - *before) * 512;
+}
+
+}  // namespace
+
+std::string_view to_string(WriteCount c) {
+  switch (c) {
+    case WriteCount::agrees: return "agrees";
+    case WriteCount::counted_less: return "counted-less";
+    case WriteCount::counted_more: return "counted-more";
+  }
+  return "agrees";
+}
+
+std::optional<WriteAccounting> account_writes(const Health& before, const Health& after, uint64_t diskvet_bytes) {
+  auto c = counter_of(before, after);
+  if (!c) return std::nullopt;
+  WriteAccounting a;
+  a.counter = c->name;
+  a.unit_bytes = c->unit_bytes;
+  // A counter that went backwards (a drive reset or replaced between the snapshots) counted nothing.
+  a.counted_units = c->after >= c->before ? c->after - c->before : 0;
+  a.counted_bytes = a.counted_units * a.unit_bytes;
+  a.tolerance_bytes = a.unit_bytes;
+  a.diskvet_bytes = diskvet_bytes;
+  a.device_kernel_bytes = sectors_grew(before.device_sectors_written, after.device_sectors_written);
+  if (auto host = sectors_grew(before.host_sectors_written, after.host_sectors_written)) {
+    a.sent_bytes = *host;
+    a.sent_source = "kernel";
+  } else {
+    a.sent_bytes = diskvet_bytes;
+    a.sent_source = "diskvet";
+  }
+  if (a.device_kernel_bytes && *a.device_kernel_bytes > diskvet_bytes + kOtherWriterToleranceBytes)
+  {
+    a.other_writer_bytes = *a.device_kernel_bytes - diskvet_bytes;
+    a.other_writer = fmt::format("this host's kernel sent the device {} during the run and diskvet {}: another program wrote {} to it, so "
+                                 "the run's numbers are not the drive's alone",
+                                 format_bytes(*a.device_kernel_bytes), format_bytes(diskvet_bytes), format_bytes(*a.other_writer_bytes));
+  }
+
+  const std::string sent_by = a.sent_source == "kernel" ? "this host's kernel sent it" : "diskvet sent it";
+  if (a.counted_bytes + a.tolerance_bytes < a.sent_bytes) {
+    a.result = WriteCount::counted_less;
+    a.words = fmt::format("{}: the drive counted {} written for {} {} sent (compression, deduplication or a counter that lies)",
+                          a.counter, format_bytes(a.counted_bytes), format_bytes(a.sent_bytes), a.sent_source == "kernel" ? "the host" : "diskvet");
+  } else if (a.counted_bytes > a.sent_bytes + a.tolerance_bytes) {
+    a.result = WriteCount::counted_more;
+    a.words = fmt::format("{}: the drive counted {} written but {} {}: a writer this host cannot see (another host on a shared namespace, "
+                          "passthrough commands) or a counter that lies",
+                          a.counter, format_bytes(a.counted_bytes), sent_by, format_bytes(a.sent_bytes));
+  } else {
+    a.words = fmt::format("{}: the drive counted {} written, {} {} (within one counter unit, {})", a.counter, format_bytes(a.counted_bytes),
+                          sent_by, format_bytes(a.sent_bytes), format_bytes(a.tolerance_bytes));
+  }
+  return a;
+}
+
+}  // namespace diskvet::devices

@@ -1,0 +1,45 @@
+#!/bin/sh
+# Runs in the guest (tests/vm/write_accounting.sh types `sh /media/diskvet/accounting_guest.sh`):
+# diskvet writes to three drives in parallel; once all three are measuring, diskvet is paused
+# (SIGSTOP, so the second writers land inside its run whatever the guest's speed) while 8 MiB go to
+# DVACCT0PASSTHRU through NVMe passthrough (the kernel's counters never see them) and 8 MiB to
+# DVACCT0DD through the block device (the kernel counts them); DVACCT0ALONE is written by diskvet
+# alone. The report is printed between the DISKVET REPORT markers for report.py.
+set -u
+out=/tmp/accounting
+dev_of() {
+  for b in /sys/block/nvme*n1; do
+    [ "$(tr -d ' ' < "$b/device/serial" 2>/dev/null)" = "$1" ] && { echo "/dev/${b##*/}"; return 0; }
+  done
+  echo "ACCOUNTING: no drive with serial $1" >&2
+  return 1
+}
+alone=$(dev_of DVACCT0ALONE) && passthru=$(dev_of DVACCT0PASSTHRU) && other=$(dev_of DVACCT0DD) || exit 1
+echo "ACCOUNTING drives: alone $alone passthru $passthru dd $other"
+diskvet run --suite /media/diskvet/lab-accounting.json --device "$alone" --device "$passthru" --device "$other" \
+  --destroy-data all-unprotected --parallel --profile none --out "$out.json" 2> "$out.log" &
+pid=$!
+until [ "$(grep -c 'measure randwrite-qd4' "$out.log")" -ge 3 ]; do
+  kill -0 "$pid" 2>/dev/null || { echo "ACCOUNTING: diskvet ended before all three drives were measuring"; cat "$out.log"; exit 1; }
+  sleep 0.2
+done
+kill -STOP "$pid"
+head -c 524288 /dev/urandom > /tmp/blob
+i=0
+while [ $i -lt 16 ]; do
+  # 1024 blocks of 512 bytes (NLB is 0-based): QEMU's largest transfer (MDTS 7, 4 KiB pages). --force:
+  # diskvet holds the namespace open exclusively, and nvme-cli asks for that too unless forced.
+  nvme write "$passthru" --force --start-block=$((i * 1024)) --block-count=1023 --data-size=524288 --data=/tmp/blob > /dev/null \
+    || echo "ACCOUNTING: nvme write $i failed"
+  i=$((i + 1))
+done
+dd if=/dev/urandom of="$other" bs=1M count=8 seek=32 conv=fsync 2> /dev/null || echo "ACCOUNTING: dd failed"
+echo "ACCOUNTING: second writers done"
+kill -CONT "$pid"
+wait "$pid"
+rc=$?
+cat "$out.log"
+echo "=== DISKVET REPORT BEGIN ==="
+cat "$out.json"
+echo
+echo "=== DISKVET REPORT END === exit=$rc"

@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# Counters that must add up (issue 26), end to end on QEMU's emulated NVMe, which keeps real Data
+# Units Written: three drives written by one parallel run (tests/vm/accounting_guest.sh in the
+# guest's shell). DVACCT0ALONE, written by diskvet alone: the drive's count agrees with what was
+# sent and nothing else is named. DVACCT0PASSTHRU, 8 MiB more written through NVMe passthrough
+# during the run: the drive counted more than this host's kernel sent it, a FAIL. DVACCT0DD, 8 MiB
+# more written through the block device: the counts agree, another writer of 8 MiB is named and
+# the drive is not PASS.
+set -euo pipefail
+source "$(dirname "$0")/lib.sh"
+vm_require
+vm_scratch
+alone=$(vm_drive alone 64M); passthru=$(vm_drive passthru 64M); other=$(vm_drive dd 64M)
+data=$(vm_data_disk)
+mcopy -i "$data" "$vm_here/accounting_guest.sh" ::/
+vm_start_shell 150 "" -drive "file=$data,if=virtio,format=raw" \
+  -drive "file=$alone,if=none,id=da,format=raw" -device nvme,serial=DVACCT0ALONE,drive=da \
+  -drive "file=$passthru,if=none,id=dp,format=raw" -device nvme,serial=DVACCT0PASSTHRU,drive=dp \
+  -drive "file=$other,if=none,id=dd,format=raw" -device nvme,serial=DVACCT0DD,drive=dd
+printf '%s\r' 'sh /media/diskvet/accounting_guest.sh' >&3
+vm_wait_for 270 '=== DISKVET REPORT END ===|^ACCOUNTING: (no drive|diskvet ended)'
+vm_expect '=== DISKVET REPORT END ===' "the guest's script stopped before the report: $(grep -a '^ACCOUNTING' "$vm_log" | tail -n 3)"
+printf '%s\r' 'sync; poweroff -f' >&3
+exec 3>&-
+vm_wait_poweroff 300
+vm_expect_not '^ACCOUNTING: (nvme write|dd) ' "a second writer failed in the guest"
+vm_expect '^ACCOUNTING: second writers done'
+vm_report devices DVACCT0ALONE DVACCT0PASSTHRU DVACCT0DD
+vm_report accounting DVACCT0ALONE agrees
+vm_report accounting DVACCT0PASSTHRU counted-more
+vm_report accounting DVACCT0DD agrees 8
+vm_expect 'DISKVET REPORT END === exit=1' "the run should end with exit code 1 (a drive FAILed)"
+vm_pass "Data Units Written agree with what diskvet sent; a passthrough writer FAILs its drive; a block-device writer is named"
