@@ -146,6 +146,10 @@ int run_suite_command(const RunCliOptions& o) {
   // touches any target.
   if (!o.logs_dir.empty())
     if (auto ok = check_output_dir(o.logs_dir, "--logs"); !ok) return fail(ok.error());
+  // From here an interrupt is ours to handle: one during the plan (which may make a scratch device
+  // and claims the report) ends the run before its first write, with a report, instead of killing
+  // the process with what the plan made still there.
+  install_signal_handlers();
   // Everything that can fail is checked here, before the first write (runner/plan).
   auto planned = build_plan(std::move(*request));
   if (!planned) return fail(planned.error());
@@ -156,8 +160,7 @@ int run_suite_command(const RunCliOptions& o) {
 
 int run_planned(PlannedRun& run, bool quiet, const std::string& logs_dir) {
   run.plan.options.stop = &interrupt_flag();
-
-  install_signal_handlers();
+  install_signal_handlers();  // the caller did before its plan; again for any other caller
   RunResult result;
   {
     RunProgress progress(quiet, isatty(STDERR_FILENO) != 0);
