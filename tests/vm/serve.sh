@@ -104,7 +104,7 @@ cat > "$vm_dir/floor.json" <<'EOF'
  "limits": {"randread-qd1": {"read.iops": {"min": 10}}}}
 EOF
 rc=0
-(cd "$vm_dir" && timeout -k 5 120 "$DISKVET_BIN" run --suite "$vm_here/lab-suite.json" --hosts hosts.json --profile floor.json \
+(cd "$vm_dir" && timeout -k 5 "$(vm_limit 120)" "$DISKVET_BIN" run --suite "$vm_here/lab-suite.json" --hosts hosts.json --profile floor.json \
   --out report.json > run.out 2>&1) || rc=$?
 sed 's/^/run: /' "$vm_dir/run.out"
 [ "$rc" -eq 0 ] || vm_fail "diskvet run --hosts against the served guest exited $rc"

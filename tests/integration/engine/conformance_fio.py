@@ -182,10 +182,13 @@ def case_randread(dev, workdir):
     for r in (dv, fio):
         check_common(r, region, numjobs)
         check(r.total_ios["write"] == 0, f"{r.tool}: no writes")
-        check(near(r.total_ios["read"], expected, 0.05), f"{r.tool}: {r.total_ios['read']} reads ~ numjobs x rate x runtime = {expected}")
+        # A cap is never passed; a busy machine can keep a tool under it (2806 of 3000 under a load of
+        # 7), never near half of it, which is what a cap applied to all jobs together would give.
+        reads = r.total_ios["read"]
+        check(0.75 * expected <= reads <= 1.05 * expected, f"{r.tool}: {reads} reads, at most numjobs x rate x runtime = {expected} and near it")
         for j in range(numjobs):
             offs = [off for _, off, _ in r.jobs[j]]
-            check(near(len(offs), expected / numjobs, 0.06), f"{r.tool}: job {j} did its half ({len(offs)})")
+            check(near(len(offs), reads / numjobs, 0.06), f"{r.tool}: job {j} did its half ({len(offs)} of {reads})")
             # Random jobs share the whole region: each reaches both ends of it.
             check(min(offs) < region * 0.05 and max(offs) >= region * 0.95, f"{r.tool}: job {j} spans the region")
             seq = sum(1 for a, b in zip(offs, offs[1:]) if b == a + BS)
