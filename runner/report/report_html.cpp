@@ -211,7 +211,7 @@ std::string device_card_html(const json::value& dev) {
   const json::value& health = obj(dev, "health");
   row("health before", health_words(obj(health, "before")));
   row("health after", health_words(obj(health, "after")));
-  if (const json::value& wa = obj(health, "write_accounting"); wa.is_object()) {
+  if (const json::value& wa = obj(health, "write_accounting"); !str(wa, "words").empty()) {  // absent: an empty object
     row("writes counted", (flag(wa, "fails") ? "DISAGREE: " : "") + str(wa, "words"));
     if (!str(wa, "other_writer").empty()) row("another writer", str(wa, "other_writer"));
   }

@@ -161,7 +161,7 @@ std::string render_report_text(const json::object& r) {
     if (flag(capacity, "performed"))
       out += fmt::format("  capacity probe: {} - real capacity {} of {} claimed - {}\n", str(capacity, "verdict"), format_bytes(bytes(capacity, "real_bytes")),
                          format_bytes(bytes(capacity, "claimed_bytes")), str(capacity, "summary"));
-    if (const json::value& wa = obj(health, "write_accounting"); wa.is_object()) {
+    if (const json::value& wa = obj(health, "write_accounting"); !str(wa, "words").empty()) {  // absent: an empty object
       out += fmt::format("  writes counted: {}{}\n", flag(wa, "fails") ? "DISAGREE: " : "", str(wa, "words"));
       if (!str(wa, "other_writer").empty()) out += fmt::format("  another writer: {}\n", str(wa, "other_writer"));
     }

@@ -80,6 +80,14 @@ TEST(HealthEvidenceRun, ACounterThatAddsUpIsReportedAndJudgesNothing) {
   EXPECT_EQ(dev.at("health").at("write_accounting").at("result").as_string(), "agrees");
 }
 
+TEST(HealthEvidenceRun, ADeviceWithoutAWriteCounterShowsNoWriteAccountingLine) {
+  // A loop device, a file: no health source, so no counter to judge and nothing to say about it.
+  json::object report = testing::null_run_report({testing::NullDrive{.serial = "SN-PLAIN"}}, kReadSuite, nullptr);
+  ASSERT_TRUE(device(report).at("health").at("write_accounting").is_null());
+  EXPECT_EQ(runner::render_report_text(report).find("writes counted"), std::string::npos) << runner::render_report_text(report);
+  EXPECT_EQ(runner::render_report_html(report, true).find("writes counted"), std::string::npos);
+}
+
 // One Error Information log entry, as the drive lays it out (NVMe Base Specification, log page 01h).
 std::array<uint8_t, devices::kErrorLogEntryBytes> error_entry(uint64_t count, uint16_t status, uint64_t lba) {
   std::array<uint8_t, devices::kErrorLogEntryBytes> e{};
