@@ -106,10 +106,11 @@ inline double thread_cpu_s(bool user) {
   return static_cast<double>(tv.tv_sec) + static_cast<double>(tv.tv_usec) / 1e6;
 }
 
-// V is NoVerify (every verification line below compiles away) or BlockVerifier.
-template <IoBackend B, typename V>
+// V is NoVerify (every verification line below compiles away) or BlockVerifier. C is the clock every
+// stamp and every idle sleep goes through (MonotonicClock; tests give synthetic time).
+template <IoBackend B, typename V, typename C = MonotonicClock>
 void run_job(B& backend, const JobPlan& plan, const Timeline& tl, const std::atomic<bool>& stop, LiveCounters& live,
-             JobResult& out, V& verifier) {
+             JobResult& out, V& verifier, const C& clock = C{}) {
   struct Slot {
     uint64_t submit_ns;
     uint64_t offset;
@@ -154,7 +155,7 @@ void run_job(B& backend, const JobPlan& plan, const Timeline& tl, const std::ato
   // are ready: their latency starts here, immediately before the submit that carries them.
   auto stamp_staged = [&] {
     if (staged == 0) return;
-    const uint64_t ts = now_ns();
+    const uint64_t ts = clock.now_ns();
     for (uint32_t k = 0; k < staged; ++k) {
       const uint32_t s = staged_slots[k];
       slots[s].submit_ns = ts;
@@ -163,7 +164,7 @@ void run_job(B& backend, const JobPlan& plan, const Timeline& tl, const std::ato
     staged = 0;
   };
 
-  uint64_t t = now_ns();
+  uint64_t t = clock.now_ns();
   if constexpr (V::enabled) verifier.set_start_ns(tl.start_ns);
   for (;;) {
     if (!measuring && t >= tl.ramp_end_ns) {
@@ -248,9 +249,9 @@ void run_job(B& backend, const JobPlan& plan, const Timeline& tl, const std::ato
         for (size_t d = 0; d < kDirections; ++d)
           if (plan.rate_iops[d] && (mixed || d == static_cast<size_t>(fixed_dir)))
             next = std::min(next, tl.start_ns + rate_due_ns(issued_dir[d], plan.rate_iops[d]));
-        SystemClock().sleep_until_ns(std::min(next, t + kIdlePollNs));
+        clock.sleep_until_ns(std::min(next, t + kIdlePollNs));
       }
-      t = now_ns();
+      t = clock.now_ns();
       continue;
     }
     stamp_staged();
@@ -265,7 +266,7 @@ void run_job(B& backend, const JobPlan& plan, const Timeline& tl, const std::ato
       if (out.first_errors.size() < kMaxRecordedErrors) out.first_errors.push_back({fixed_dir, 0, -rc, rc});
       break;  // the ring itself failed: nothing more will complete
     }
-    t = now_ns();
+    t = clock.now_ns();
     const bool count = t >= tl.ramp_end_ns && t < tl.end_ns;
     backend.reap([&](Completion c) {
       const Slot& sl = slots[c.slot];

@@ -137,20 +137,48 @@ TEST(JobLoop, NothingIsCountedBeforeTheRampEnds) {
 }
 
 TEST(JobLoop, RateCapIsNeverExceeded) {
+  // On synthetic time (the loop's own clock), so the count is exact on any machine: 2000 reads a
+  // second for 0.3 s is one at once and one every 0.5 ms after, the last due at 299.5 ms.
   RecordingBackend b;
   JobResult res;
   JobPlan p = plan_for(Pattern::randread, 4096, 0, 1000, 8);
   p.rate_iops = {2000, 2000};
+  lab::StepClock clock;
   Timeline tl;
-  tl.start_ns = now_ns();
+  tl.start_ns = clock.now_ns();
   tl.ramp_end_ns = tl.start_ns;
   tl.end_ns = tl.start_ns + 300'000'000;  // 0.3 s
   std::atomic<bool> stop{false};
   LiveCounters live;
-  run_job(b, p, tl, stop, live, res);
-  // The bucket allows rate x elapsed + 1; without the cap the fake would issue millions.
-  EXPECT_LE(res.issued, 2000u * 3 / 10 + 1);
-  EXPECT_GE(res.issued, 100u);
+  NoVerify plain;
+  run_job(b, p, tl, stop, live, res, plain, clock);
+  EXPECT_EQ(res.issued, 600u);
+  EXPECT_EQ(res.dir[0].ios, 600u);
+  EXPECT_EQ(res.finish_ns, tl.end_ns) << "the job ran to the end of its window and no further";
+}
+
+TEST(JobLoop, AnIdleRateCappedJobSeesItsStopFlagWithinAPollNotAtItsNextToken) {
+  // One read a second; the interrupt comes 1.2 s in, while the job waits for its token at 2 s. It
+  // used to sleep on to that token; now it wakes every kIdlePollNs to look at the flag.
+  RecordingBackend b;
+  JobResult res;
+  JobPlan p = plan_for(Pattern::randread, 4096, 0, 1000, 1);
+  p.rate_iops = {1, 1};
+  std::atomic<bool> stop{false};
+  lab::StepClock clock;
+  clock.stop = &stop;
+  Timeline tl;
+  tl.start_ns = clock.now_ns();
+  tl.ramp_end_ns = tl.start_ns;
+  tl.end_ns = tl.start_ns + 3'600'000'000'000ull;
+  clock.stop_at = tl.start_ns + 1'200'000'000;
+  LiveCounters live;
+  NoVerify plain;
+  run_job(b, p, tl, stop, live, res, plain, clock);
+  EXPECT_EQ(res.issued, 2u) << "the reads at 0 s and 1 s, none after the interrupt";
+  EXPECT_TRUE(live.done.load());
+  EXPECT_GE(res.finish_ns, clock.stop_at);
+  EXPECT_LE(res.finish_ns, clock.stop_at + kIdlePollNs) << "left " << (res.finish_ns - clock.stop_at) / 1'000'000 << " ms after the interrupt";
 }
 
 TEST(JobLoop, StopFlagEndsTheJob) {

@@ -2,6 +2,7 @@
 // stopping it, so the job ends on its plan's io limit and the test never depends on speed.
 #pragma once
 
+#include <algorithm>
 #include <atomic>
 
 #include "runner/io/job_loop.hpp"
@@ -15,6 +16,22 @@ inline Timeline hour_from_now() {
   tl.end_ns = tl.start_ns + 3'600'000'000'000ull;
   return tl;
 }
+
+// Synthetic time for the job loop: it stands still until the loop sleeps, then jumps to the moment the
+// loop asked to wake at. A stop flag given with `stop_at` is set once time reaches that moment, as an
+// interrupt arriving while the job waits; `sleeps` counts the waits.
+struct StepClock {
+  mutable uint64_t t = 1'000'000'000;
+  mutable uint64_t sleeps = 0;
+  std::atomic<bool>* stop = nullptr;
+  uint64_t stop_at = UINT64_MAX;
+  uint64_t now_ns() const { return t; }
+  void sleep_until_ns(uint64_t wake) const {
+    ++sleeps;
+    t = std::max(t, wake);
+    if (stop && t >= stop_at) stop->store(true);
+  }
+};
 
 template <IoBackend B, typename V>
 JobResult run_to_limit(B& backend, const JobPlan& plan, V& verifier) {
