@@ -79,7 +79,7 @@ bool chosen(const CompareOptions& o, std::string_view metric) { return std::find
 // The steps of two sweeps of one workload, matched by outstanding I/Os; regressions in words go to `out`.
 SweepComparison compare_sweeps(const WorkloadDirection& wa, const WorkloadDirection& wb, const CompareOptions& o, const DeviceIndex& db,
                                std::vector<std::string>& out) {
-  SweepComparison sc{wa.test, wa.label, wa.direction, {}, {}, {}};
+  SweepComparison sc{wa.test, without_queue_depth(wa.label), wa.direction, {}, {}, {}};
   auto at = [](const std::vector<SweepStep>& steps, double qd) -> const SweepStep* {
     for (const auto& s : steps)
       if (s.outstanding == qd) return &s;
@@ -169,6 +169,8 @@ Comparison compare_reports(const ReportIndex& a, const ReportIndex& b, const Com
       const auto& values_a = common ? step_metrics(wa.sweep, *common) : wa.metrics;
       const auto& values_b = common ? step_metrics(wb->sweep, *common) : wb->metrics;
       const std::string at = common ? fmt::format(" at {} outstanding", human::plain(*common)) : "";
+      // At a common step the knee's queue depth ("QD32x2") is not what was read: the step's count is.
+      auto label_of = [&](const std::string& label) { return common ? without_queue_depth(label) + at : label; };
       for (const auto& kind : compare_metrics()) {
         if (swept && !common) break;  // no step in common: the step-by-step table says which each made
         auto ia = values_a.find(kind.name), ib = values_b.find(kind.name);
@@ -177,8 +179,9 @@ Comparison compare_reports(const ReportIndex& a, const ReportIndex& b, const Com
         m.key = wa.key;
         m.test = wa.test;
         m.direction = wa.direction;
-        m.label_a = wa.label + at;
-        m.label_b = wb->label + at;
+        m.label_a = label_of(wa.label);
+        m.label_b = label_of(wb->label);
+        m.sweep_step = common.has_value();
         m.kind = &kind;
         m.a = ia->second.value;
         m.b = ib->second.value;
@@ -228,12 +231,19 @@ Comparison compare_reports(const ReportIndex& a, const ReportIndex& b, const Com
   return c;
 }
 
-namespace {
+std::string without_queue_depth(const std::string& label) {
+  const size_t qd = label.find(" QD");
+  if (qd == std::string::npos) return label;
+  const size_t end = label.find(' ', qd + 1);
+  return label.substr(0, qd) + (end == std::string::npos ? "" : label.substr(end));
+}
 
 std::string noise_words(const MetricComparison& m) {
-  if (!m.beyond_noise) return "noise unknown";
+  if (!m.beyond_noise) return m.sweep_step ? "noise: one sample" : "noise: no series";
   return fmt::format("{} noise ±{}", *m.beyond_noise ? "beyond" : "within", human::change_pct(*m.noise_pct).substr(1));
 }
+
+namespace {
 
 std::string change_words(const MetricComparison& m) {
   if (m.a <= 0) return "-";

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "runner/compare/report_index.hpp"
+#include "runner/report/svg_plot.hpp"
 
 namespace diskvet::runner {
 
@@ -30,6 +31,7 @@ struct MetricComparison {
   double worse_pct = 0;   // how much worse b is, in the metric's own sense (negative: better)
   std::optional<double> noise_pct;    // the larger interval spread of the two runs
   std::optional<bool> beyond_noise;   // |change| larger than that spread; unknown without a series
+  bool sweep_step = false;            // read at one step of two sweeps: one sample each, no series
   bool regression = false;
 };
 
@@ -82,6 +84,20 @@ struct Comparison {
 // A multi-host report against a per-drive one compares nothing: not_compared says so (the CLI
 // refuses the pair before).
 Comparison compare_reports(const ReportIndex& a, const ReportIndex& b, const CompareOptions& options);
+
+// The two runs of each workload direction both measured, drawn over each other (the baseline grey
+// and dashed): a sweep as p99 latency against IOPS step by step (two knees at different depths are
+// two points of one curve, not one number each), anything else as latency by percentile and IOPS
+// over the measured time. A plot neither run has a point for is left out.
+std::vector<Plot> compare_plots(const DevicePair& pair);
+
+// "randread 4KiB QD32x2 70% read" without its "QD32x2": what two steps of two sweeps have in common.
+std::string without_queue_depth(const std::string& label);
+
+// Why the noise of a comparison is what it is, in a few words: "within noise ±3.4%", "beyond noise
+// ±2.1%", or why there is none ("one sample" for a sweep step, "no series" for a number the runs
+// kept no interval series of, such as p50).
+std::string noise_words(const MetricComparison& m);
 
 std::string compare_text(const std::vector<Comparison>& comparisons, const CompareOptions& options);
 std::string compare_html(const std::vector<Comparison>& comparisons, const CompareOptions& options);

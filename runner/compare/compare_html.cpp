@@ -4,6 +4,7 @@
 #include "runner/compare/compare.hpp"
 #include "runner/report/html_page.hpp"
 #include "runner/report/human_format.hpp"
+#include "runner/report/report_plots.hpp"
 #include "runner/report/svg_plot.hpp"
 
 namespace diskvet::runner {
@@ -11,6 +12,70 @@ namespace diskvet::runner {
 namespace {
 
 std::string esc(const std::string& s) { return html_escape(s); }
+
+constexpr const char* kBaselineColor = "#888";
+constexpr const char* kNewColor = "#1f77b4";
+
+// A series of each run, the baseline's dashed; runs without points are left out.
+void add_runs(Plot& p, std::vector<std::pair<double, double>> a, std::vector<std::pair<double, double>> b) {
+  PlotSeries base{"baseline", kBaselineColor, std::move(a)}, now{"new", kNewColor, std::move(b)};
+  base.dashed = true;
+  for (auto* s : {&base, &now})
+    if (!s->points.empty()) p.series.push_back(std::move(*s));
+}
+
+Plot sweep_pair_plot(const std::string& title, const WorkloadDirection& a, const WorkloadDirection& b) {
+  Plot p;
+  p.kind = "compare-sweep";
+  p.title = "p99 latency against IOPS, step by step: " + title;
+  p.x.label = "IOPS";
+  p.x.format = [](double x) { return human::count(x); };
+  p.y.label = "p99 latency (log scale)";
+  p.y.scale = Scale::log;
+  p.y.format = [](double ns) { return human::latency_ns(ns); };
+  auto curve = [](const WorkloadDirection& w, const char* label, const char* color, bool dashed) {
+    PlotSeries s{label, color, {}};
+    s.dashed = dashed;
+    for (const auto& st : w.sweep) {
+      s.points.emplace_back(st.iops, st.lat_p99_us * 1e3);
+      s.point_labels.push_back(human::plain(st.outstanding));
+    }
+    return s;
+  };
+  for (auto s : {curve(a, "baseline", kBaselineColor, true), curve(b, "new", kNewColor, false)})
+    if (!s.points.empty()) p.series.push_back(std::move(s));
+  return p;
+}
+
+Plot percentile_pair_plot(const std::string& title, const WorkloadDirection& a, const WorkloadDirection& b) {
+  Plot p;
+  p.kind = "compare-percentiles";
+  p.title = "Latency by percentile: " + title;
+  p.y.label = "latency (log scale)";
+  p.y.scale = Scale::log;
+  p.y.format = [](double ns) { return human::latency_ns(ns); };
+  double max_nines = 2;
+  auto on_nines = [&](const std::vector<std::pair<double, double>>& pct) {
+    std::vector<std::pair<double, double>> pts;
+    for (const auto& [q, ns] : pct) pts.emplace_back(nines(q), ns), max_nines = std::max(max_nines, nines(q));
+    return pts;
+  };
+  add_runs(p, on_nines(a.percentiles_ns), on_nines(b.percentiles_ns));
+  p.x = nines_axis(max_nines);
+  return p;
+}
+
+Plot iops_pair_plot(const std::string& title, const WorkloadDirection& a, const WorkloadDirection& b) {
+  Plot p;
+  p.kind = "compare-iops";
+  p.title = "IOPS over the measured time: " + title;
+  p.x.label = "seconds into the measurement";
+  p.x.format = [](double s) { return human::plain(s) + " s"; };
+  p.y.label = "IOPS";
+  p.y.format = [](double x) { return human::count(x); };
+  add_runs(p, a.iops_series, b.iops_series);
+  return p;
+}
 
 std::string who(const DeviceIndex& d) {
   return esc(fmt::format("{} {}{}", d.path, d.model, d.serial.empty() ? "" : " s/n " + d.serial));
@@ -36,7 +101,7 @@ std::string pair_html(const DevicePair& p) {
         cls, esc(m.test), esc(m.label_a == m.label_b ? m.label_a : m.label_a + " / " + m.label_b), esc(m.direction), esc(m.kind->label),
         esc(format_metric(*m.kind, m.a)), esc(format_metric(*m.kind, m.b)), m.a > 0 ? esc(human::ratio(m.ratio)) : "-",
         m.a > 0 ? esc(human::change_pct(change)) : "-",
-        !m.beyond_noise ? "unknown" : fmt::format("{} &plusmn;{}", *m.beyond_noise ? "<b>beyond</b>" : "within", esc(human::change_pct(*m.noise_pct).substr(1))));
+        !m.beyond_noise ? esc(noise_words(m)) : fmt::format("{} &plusmn;{}", *m.beyond_noise ? "<b>beyond</b>" : "within", esc(human::change_pct(*m.noise_pct).substr(1))));
   }
   h += "</table></div>";
   for (const auto& sw : p.sweeps) {
@@ -62,12 +127,34 @@ std::string pair_html(const DevicePair& p) {
                        c.a ? esc(human::plain(*c.a)) : "-", c.b ? esc(human::plain(*c.b)) : "-");
     h += "</table>";
   }
+  if (const auto plots = compare_plots(p); !plots.empty()) {
+    h += "<details open><summary>the two runs drawn over each other</summary><div class=\"plots\">";
+    for (const auto& plot : plots) h += render_svg(plot);
+    h += "</div></details>";
+  }
   for (const auto& w : p.only_in_a) h += "<p class=\"meta\">only in the baseline: " + esc(w) + "</p>";
   for (const auto& w : p.only_in_b) h += "<p class=\"meta\">only in the new run: " + esc(w) + "</p>";
   return h + "</section>";
 }
 
 }  // namespace
+
+std::vector<Plot> compare_plots(const DevicePair& pair) {
+  std::vector<Plot> out;
+  for (const auto& a : pair.a->workloads) {
+    const WorkloadDirection* b = pair.b->find(a.key);
+    if (!b) continue;
+    const std::string title = fmt::format("{} {}{} {}", a.test, a.label, a.label == b->label ? "" : " / " + b->label, a.direction);
+    std::vector<Plot> plots;
+    if (!a.sweep.empty() && !b->sweep.empty())
+      plots.push_back(sweep_pair_plot(fmt::format("{} {} {}", a.test, without_queue_depth(a.label), a.direction), a, *b));
+    else
+      plots = {percentile_pair_plot(title, a, *b), iops_pair_plot(title, a, *b)};
+    for (auto& p : plots)
+      if (plotted_points(p) > 0) out.push_back(std::move(p));
+  }
+  return out;
+}
 
 std::string compare_html(const std::vector<Comparison>& cs, const CompareOptions& o) {
   std::string h = "<header><h1>diskvet compare</h1>";

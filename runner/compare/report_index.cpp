@@ -85,6 +85,7 @@ void add_workload(DeviceIndex& d, const json::value& t, const json::value& w, si
     std::vector<double> iops, bw, mean, p99;
     for (const auto& iv : arr(res, "intervals")) {
       const json::value& x = obj(iv, dir);
+      wd.iops_series.emplace_back(num(iv, "t_s") + num(iv, "dur_s"), num(x, "iops"));
       iops.push_back(num(x, "iops"));
       bw.push_back(num(x, "bw_bytes"));
       mean.push_back(num(x, "lat_mean_ns"));
@@ -92,6 +93,7 @@ void add_workload(DeviceIndex& d, const json::value& t, const json::value& w, si
     }
     const json::value& lat = obj(r, "lat_ns");
     const json::value& pct = obj(lat, "percentile");
+    wd.percentiles_ns = percentile_points(lat);
     wd.metrics["iops"] = {num(r, "iops"), cv_pct(iops)};
     wd.metrics["bw"] = {num(r, "bw_bytes"), cv_pct(bw)};
     if (is_num(lat, "mean")) wd.metrics["lat_mean"] = {num(lat, "mean"), cv_pct(mean)};
@@ -109,6 +111,7 @@ void add_workload(DeviceIndex& d, const json::value& t, const json::value& w, si
 void add_direction_metrics(WorkloadDirection& wd, const json::value& r, std::optional<double> iops_noise) {
   const json::value& lat = obj(r, "lat_ns");
   const json::value& pct = obj(lat, "percentile");
+  wd.percentiles_ns = percentile_points(lat);
   wd.metrics["iops"] = {num(r, "iops"), iops_noise};
   wd.metrics["bw"] = {num(r, "bw_bytes"), iops_noise};
   if (is_num(lat, "mean") && num(lat, "N", 1) > 0) wd.metrics["lat_mean"] = {num(lat, "mean"), std::nullopt};
@@ -121,6 +124,13 @@ std::optional<double> interval_noise(const json::value& merged, const char* dir)
   std::vector<double> xs;
   for (const auto& iv : arr(merged, "intervals")) xs.push_back(num(iv, std::string(dir) + "_iops"));
   return cv_pct(xs);
+}
+
+// fio's interval series of a merged or per-host result: (seconds, IOPS) per sample.
+std::vector<std::pair<double, double>> interval_series(const json::value& merged, const char* dir) {
+  std::vector<std::pair<double, double>> out;
+  for (const auto& iv : arr(merged, "intervals")) out.emplace_back(num(iv, "t_ms") / 1e3, num(iv, std::string(dir) + "_iops"));
+  return out;
 }
 
 std::string hosts_workload_label(const json::value& w) {
@@ -158,6 +168,7 @@ void add_hosts_workload(std::vector<DeviceIndex>& devices, const json::value& t,
     if (num(obj(merged, dir), "total_ios") > 0) {
       WorkloadDirection m = wd;
       add_direction_metrics(m, obj(merged, dir), interval_noise(merged, dir));
+      m.iops_series = interval_series(merged, dir);
       m.sweep = sweep;
       devices[0].workloads.push_back(std::move(m));
     }
@@ -166,7 +177,9 @@ void add_hosts_workload(std::vector<DeviceIndex>& devices, const json::value& t,
         const json::value& r = obj(kv.value(), dir);
         if (num(r, "total_ios") <= 0) continue;
         WorkloadDirection h = wd;
-        add_direction_metrics(h, r, interval_noise(obj(obj(w, "host_merged"), kv.key()), dir));
+        const json::value& own = obj(obj(w, "host_merged"), kv.key());
+        add_direction_metrics(h, r, interval_noise(own, dir));
+        h.iops_series = interval_series(own, dir);
         host_entry(devices, std::string(kv.key())).workloads.push_back(std::move(h));
       }
   }

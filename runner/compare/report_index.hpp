@@ -43,6 +43,10 @@ struct WorkloadDirection {
   std::string test, label, direction;
   std::map<std::string, MetricValue> metrics;  // by CompareMetric::name
   std::vector<SweepStep> sweep;                 // the max-IOPS sweep of the workload, if any
+  // What compare draws side by side: the run's latency percentiles (percentile, ns; as the report
+  // lists them, in increasing order) and its interval series (seconds into the measurement, IOPS).
+  std::vector<std::pair<double, double>> percentiles_ns;
+  std::vector<std::pair<double, double>> iops_series;
 };
 
 struct HealthValues {

@@ -3,7 +3,9 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cmath>
+#include <cstdlib>
 
 #include "common/units.hpp"
 #include "runner/report/human_format.hpp"
@@ -54,30 +56,46 @@ std::string workload_label(const json::value& w) {
   return s;
 }
 
+std::vector<std::pair<double, double>> percentile_points(const json::value& lat) {
+  std::vector<std::pair<double, double>> out;
+  if (const auto* pct = obj(lat, "percentile").if_object())
+    for (const auto& kv : *pct) {
+      const std::string key(kv.key());
+      char* end = nullptr;
+      const double q = std::strtod(key.c_str(), &end);
+      if (end != key.c_str() && q > 0 && q < 100 && kv.value().is_number()) out.emplace_back(q, kv.value().to_number<double>());
+    }
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+double nines(double percentile) { return -std::log10(1 - percentile / 100); }
+
+PlotAxis nines_axis(double max_nines) {
+  PlotAxis x;
+  x.label = "percentile (each step right is one more nine)";
+  const char* names[] = {"p0", "p90", "p99", "p99.9", "p99.99", "p99.999", "p99.9999", "p99.99999"};
+  x.ticks.emplace_back(nines(50), "p50");
+  for (int k = 1; k <= 7 && k <= std::ceil(std::max(max_nines, 2.0) - 1e-9); ++k) x.ticks.emplace_back(k, names[k]);
+  x.ticks.emplace_back(0, "p0");
+  return x;
+}
+
 Plot percentile_plot(const json::value& w, const json::value& test) {
   const json::value& res = obj(w, "result");
   Plot p;
   p.kind = "percentiles";
   p.title = "Latency by percentile: " + workload_label(w);
-  p.x.label = "percentile (each step right is one more nine)";
   p.y.label = "latency (log scale)";
   p.y.scale = Scale::log;
   p.y.format = fmt_latency_ns;
-  // HdrHistogram's axis: x = -log10(1 - p), so p90, p99, p99.9 ... sit one unit apart.
   double max_nines = 2;
   for (const char* dir : {"read", "write"}) {
     if (!directed(res, dir)) continue;
-    const auto* pct = obj(obj(obj(res, dir), "lat_ns"), "percentile").if_object();
-    if (!pct) continue;
     PlotSeries s{dir, dir_color(dir), {}};
-    for (const auto& kv : *pct) {
-      char* end = nullptr;
-      const std::string key(kv.key());
-      const double q = std::strtod(key.c_str(), &end);
-      if (end == key.c_str() || !(q > 0 && q < 100) || !kv.value().is_number()) continue;
-      const double nines = -std::log10(1 - q / 100);
-      s.points.emplace_back(nines, kv.value().to_number<double>());
-      max_nines = std::max(max_nines, nines);
+    for (const auto& [q, ns] : percentile_points(obj(obj(res, dir), "lat_ns"))) {
+      s.points.emplace_back(nines(q), ns);
+      max_nines = std::max(max_nines, nines(q));
     }
     if (!s.points.empty()) p.series.push_back(std::move(s));
     for (const auto& v : arr(test, "verdicts")) {
@@ -87,11 +105,7 @@ Plot percentile_plot(const json::value& w, const json::value& test) {
                           fmt::format("{} {} limit {}", dir, latency_metric_word(base), human::latency_us(num(v, "expected"))), dir_color(dir)});
     }
   }
-  const char* names[] = {"p0", "p90", "p99", "p99.9", "p99.99", "p99.999", "p99.9999", "p99.99999"};
-  p.x.ticks.emplace_back(-std::log10(0.5), "p50");
-  for (int k = 0; k <= 7 && k <= std::ceil(max_nines - 1e-9); ++k)
-    if (k != 0) p.x.ticks.emplace_back(k, names[k]);
-  p.x.ticks.emplace_back(0, "p0");
+  p.x = nines_axis(max_nines);
   return p;
 }
 

@@ -8,6 +8,8 @@
 #include <boost/json.hpp>
 
 #include <optional>
+#include <utility>
+#include <vector>
 
 #include "runner/report/svg_plot.hpp"
 
@@ -22,6 +24,14 @@ std::pair<Plot, Plot> timeline_plots(const boost::json::value& workload, const b
 std::optional<Plot> sweep_plot(const boost::json::value& workload);
 // Nothing when the device's health was not polled or reported no temperature.
 std::optional<Plot> health_plot(const boost::json::value& device);
+
+// HdrHistogram's percentile axis: x = -log10(1 - p/100), so p90, p99, p99.9 ... sit one unit apart.
+double nines(double percentile);
+// The percentiles of a fio-style lat_ns object ({"percentile": {"99.000000": ns, ...}}) as
+// (percentile, ns), in increasing order of percentile; keys that are no percentile are left out.
+std::vector<std::pair<double, double>> percentile_points(const boost::json::value& lat_ns);
+// A percentile plot's x axis, its ticks from p0 to at least p99 and up to the highest x drawn.
+PlotAxis nines_axis(double max_nines);
 
 // "randread 4KiB QD32x2", with " 70% read" for a mix.
 std::string workload_label(const boost::json::value& workload);

@@ -10,8 +10,13 @@ data (tests/integration/burnin/burnin_page_test.cpp writes it, as root): its pag
 stall and each mismatch at the LBAs the report names. When it is missing (no root, loop devices or
 FUSE) the burn-in page is the injected fixture's alone, and the output says so.
 
+The compare page (two of the fixtures compared) and the fleet page (all of them) are checked the same
+way, and on every page at 1280 px and at A4's width (794 px) nothing is wider than the window and no
+table row is taller than MAX_ROW_PX.
+
 Exits 77 (ctest: skipped) when no chromium is installed. First proves its own checks fail: a page
-that throws, and a page with an empty plot, must both be refused."""
+that throws, a page with an empty plot, a page wider than a phone and a table whose rows stretch tall
+must all be refused."""
 import json
 import os
 import re
@@ -23,6 +28,9 @@ import tempfile
 import zlib
 
 SKIP = 77
+# A table row's height bound at 1280 px and at A4's width: a few wrapped lines of text, not a column
+# squeezed to one word per line.
+MAX_ROW_PX = 150
 # Measures every plot after layout and writes the result into the DOM, where --dump-dom reads it.
 # Appended to a copy of the page only: the page itself carries no script.
 PROBE = """<script>
@@ -35,7 +43,9 @@ window.addEventListener('load', () => {
   const out = document.createElement('pre');
   out.id = 'probe';
   const overflow = document.documentElement.scrollWidth - window.innerWidth;  // > 0: the page scrolls sideways
-  out.textContent = JSON.stringify({plots, overflow, title: document.title, cards: document.querySelectorAll('.cards .card').length});
+  // The tallest table row: a column squeezed to a word's width stretches rows to hundreds of pixels.
+  const tallest_row = Math.max(0, ...[...document.querySelectorAll('tr')].map(r => r.getBoundingClientRect().height));
+  out.textContent = JSON.stringify({plots, overflow, tallest_row, title: document.title, cards: document.querySelectorAll('.cards .card').length});
   document.body.appendChild(out);
 });
 </script>"""
@@ -116,7 +126,7 @@ def png_ink(path):
     return ink / max(1, (width // 4) * height)
 
 
-def check_page(browser, html_path, work, artifacts, name, expect_cards):
+def check_page(browser, html_path, work, artifacts, name, expect_cards, expect_plots=True):
     problems = []
     result, errors = probe(browser, html_path, work)
     if errors:
@@ -125,8 +135,18 @@ def check_page(browser, html_path, work, artifacts, name, expect_cards):
         return problems + [f"{name}: the probe found no result in the DOM (the page did not load)"]
     if expect_cards and result["cards"] != expect_cards:
         problems.append(f"{name}: {result['cards']} verdict cards on the first screen, expected {expect_cards}")
-    if not result["plots"]:
+    if expect_plots and not result["plots"]:
         problems.append(f"{name}: no plot on the page")
+    # At a desktop's width and at A4's (what a printed page lays out on): nothing sideways, no
+    # stretched rows.
+    for width, at in ((1280, result), (794, probe(browser, html_path, work, "794,1123")[0])):
+        if at is None:
+            problems.append(f"{name}: at {width} px the probe found no result")
+            continue
+        if at["overflow"] > 0:
+            problems.append(f"{name}: at {width} px the page is {at['overflow']} px too wide")
+        if at["tallest_row"] > MAX_ROW_PX:
+            problems.append(f"{name}: at {width} px a table row is {at['tallest_row']:.0f} px tall (at most {MAX_ROW_PX})")
     for i, p in enumerate(result["plots"]):
         if p["width"] < 100 or p["height"] < 60 or p["points"] < 1 or p["lines"] < 1:
             problems.append(f"{name}: plot {i} ({p['kind']}) is empty or not laid out: {p}")
@@ -176,6 +196,11 @@ def self_test(browser, work, artifacts):
                 '<polyline points="0,0 100,100" stroke="red"/></svg></body></html>')
     if not any("too wide" in p for p in check_page(browser, wide, work, artifacts, "selftest-wide", 0)):
         return "a page wider than a phone passed the check"
+    tall = os.path.join(work, "tall.html")
+    with open(tall, "w") as f:
+        f.write('<html><body><table><tr><td style="width:1px">' + " ".join(["word"] * 40) + '</td><td>x</td></tr></table></body></html>')
+    if not any("a table row is" in p for p in check_page(browser, tall, work, artifacts, "selftest-tall-row", 0, expect_plots=False)):
+        return "a table with a row stretched to a word per line passed the check"
     return None
 
 
@@ -234,6 +259,21 @@ def main():
                 if needle not in page:
                     problems.append(f"{name}: '{needle}' is not on the page")
             problems += check_page(browser, html, work, artifacts, name, cards)
+        # compare (the passing pair's drive against the failing report's, matched by serial) and fleet
+        # (every report): the pages issue 28 found unusable.
+        views = {"compare": ([diskvet, "compare", os.path.join(work, "multi-pass.json"), os.path.join(work, "fail.json")], True,
+                             ('data-plot="compare-percentiles"', 'data-plot="compare-iops"', 'data-plot="compare-sweep"')),
+                 "fleet": ([diskvet, "fleet"] + [os.path.join(work, n + ".json") for n in pages], False, ())}
+        for name, (cmd, plots, page_needles) in views.items():
+            html = os.path.join(work, name + ".html")
+            p = subprocess.run(cmd + ["--html", html], capture_output=True, text=True)
+            if not os.path.exists(html):
+                problems.append(f"{name}: diskvet {cmd[1]} wrote no page (exit {p.returncode}): {p.stderr}")
+                continue
+            with open(html, encoding="utf-8") as f:
+                page = f.read()
+            problems += [f"{name}: '{n}' is not on the page" for n in page_needles if n not in page]
+            problems += check_page(browser, html, work, artifacts, name, 0, expect_plots=plots)
         for p in problems:
             print("FAIL: " + p)
         return 1 if problems else 0

@@ -3,9 +3,11 @@
 // verdict that stopped passing, health that got worse, and a report of the first schema.
 #include "runner/compare/compare.hpp"
 
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include "runner/report/report_file.hpp"
+#include "runner/report/report_plots.hpp"
 #include "tests/support/null_run_report.hpp"
 
 using namespace diskvet;
@@ -204,7 +206,8 @@ TEST(Compare, TwoSweepsAreComparedAtTheDeepestQueueBothRanNotKneeAgainstKnee) {
     WorkloadDirection w;
     w.key = "max-iops/randread#0/read";
     w.test = "max-iops";
-    w.label = "randread 4KiB";
+    // The knee's label, as a real report has it.
+    w.label = fmt::format("randread 4KiB QD{}x1", sweep.back().outstanding);
     w.direction = "read";
     w.metrics["iops"] = {knee_iops, {}};
     w.metrics["lat_p99"] = {knee_p99_ns, {}};
@@ -232,7 +235,10 @@ TEST(Compare, TwoSweepsAreComparedAtTheDeepestQueueBothRanNotKneeAgainstKnee) {
   EXPECT_EQ(iops->b, 60000);
   EXPECT_EQ(p99->a, 200e3);
   EXPECT_EQ(p99->b, 200e3);
-  EXPECT_EQ(iops->label_a, "randread 4KiB at 8 outstanding");
+  EXPECT_EQ(iops->label_a, "randread 4KiB at 8 outstanding") << "the step's count, not the knee's QD32x1";
+  EXPECT_EQ(iops->label_b, iops->label_a);
+  EXPECT_TRUE(iops->sweep_step);
+  EXPECT_EQ(noise_words(*iops), "noise: one sample");
   EXPECT_TRUE(c.regressions.empty()) << c.regressions.front();
   EXPECT_NE(compare_text({c}, o).find("max-iops randread 4KiB at 8 outstanding read"), std::string::npos) << compare_text({c}, o);
   // The step only the baseline made is named in the step-by-step table.
@@ -242,4 +248,94 @@ TEST(Compare, TwoSweepsAreComparedAtTheDeepestQueueBothRanNotKneeAgainstKnee) {
   const ReportIndex deep = report("deep.json", {{16, 80000, 200, 3000}}, 80000, 3000e3);
   const Comparison none = compare_reports(a, deep, o);
   EXPECT_EQ(find(none.pairs[0], "max-iops/randread#0/read", "iops"), nullptr);
+}
+
+TEST(Compare, TheTwoRunsAreDrawnOverEachOtherPercentilesAndIopsSeriesAndTheSweepAsOneCurveEach) {
+  const auto before = run({{.serial = "SN-A"}}, "before.json");
+  const auto slower = run({{.serial = "SN-A", .rate_cap_iops = 2000}}, "after.json");
+  const Comparison c = compare_reports(before, slower, CompareOptions{});
+  ASSERT_EQ(c.pairs.size(), 1u);
+  const std::vector<Plot> plots = compare_plots(c.pairs[0]);
+  auto find_plot = [&](const std::string& kind, const std::string& title_part) -> const Plot* {
+    for (const auto& p : plots)
+      if (p.kind == kind && p.title.find(title_part) != std::string::npos) return &p;
+    return nullptr;
+  };
+  const WorkloadDirection& qd1_a = *before.devices[0].find("latency-qd1/randread#0/read");
+  const WorkloadDirection& qd1_b = *slower.devices[0].find("latency-qd1/randread#0/read");
+  ASSERT_FALSE(qd1_a.percentiles_ns.empty());
+  ASSERT_FALSE(qd1_a.iops_series.empty()) << "the report's interval series";
+  // Latency by percentile: each run's percentiles as the report lists them, on the nines axis.
+  const Plot* pct = find_plot("compare-percentiles", "latency-qd1");
+  ASSERT_NE(pct, nullptr);
+  ASSERT_EQ(pct->series.size(), 2u);
+  EXPECT_EQ(pct->series[0].label, "baseline");
+  EXPECT_TRUE(pct->series[0].dashed);
+  EXPECT_EQ(pct->series[1].label, "new");
+  ASSERT_EQ(pct->series[0].points.size(), qd1_a.percentiles_ns.size());
+  ASSERT_EQ(pct->series[1].points.size(), qd1_b.percentiles_ns.size());
+  for (size_t i = 0; i < qd1_a.percentiles_ns.size(); ++i) {
+    EXPECT_DOUBLE_EQ(pct->series[0].points[i].first, nines(qd1_a.percentiles_ns[i].first));
+    EXPECT_DOUBLE_EQ(pct->series[0].points[i].second, qd1_a.percentiles_ns[i].second);
+  }
+  // IOPS over time: the capped run's series sits at its cap, the baseline's well above it.
+  const Plot* iops = find_plot("compare-iops", "latency-qd1");
+  ASSERT_NE(iops, nullptr);
+  ASSERT_EQ(iops->series.size(), 2u);
+  EXPECT_EQ(iops->series[0].points, qd1_a.iops_series);
+  EXPECT_EQ(iops->series[1].points, qd1_b.iops_series);
+  for (const auto& [t, x] : iops->series[1].points) EXPECT_LE(x, 2000 * 1.05) << "at " << t << " s";
+  // The sweep: p99 against IOPS, one curve per run with each step's outstanding count, no knee pair.
+  const Plot* sweep = find_plot("compare-sweep", "max-iops");
+  ASSERT_NE(sweep, nullptr);
+  EXPECT_EQ(find_plot("compare-percentiles", "max-iops"), nullptr) << "two knees' percentiles compare queue depths";
+  const WorkloadDirection& sw_a = *before.devices[0].find("max-iops/randread#0/read");
+  ASSERT_EQ(sweep->series.size(), 2u);
+  ASSERT_EQ(sweep->series[0].points.size(), sw_a.sweep.size());
+  for (size_t i = 0; i < sw_a.sweep.size(); ++i) {
+    EXPECT_EQ(sweep->series[0].points[i], std::make_pair(sw_a.sweep[i].iops, sw_a.sweep[i].lat_p99_us * 1e3));
+    EXPECT_EQ(sweep->series[0].point_labels[i], fmt::format("{}", sw_a.sweep[i].outstanding));
+  }
+  // On the page, inside the device's section.
+  const std::string html = compare_html({c}, CompareOptions{});
+  EXPECT_NE(html.find("data-plot=\"compare-percentiles\""), std::string::npos);
+  EXPECT_NE(html.find("data-plot=\"compare-iops\""), std::string::npos);
+  EXPECT_NE(html.find("data-plot=\"compare-sweep\""), std::string::npos);
+}
+
+TEST(Compare, ARunWithoutSeriesDrawsOnlyTheOtherAndNothingWhenNeitherHasAny) {
+  auto report = [](std::vector<std::pair<double, double>> pct) {
+    WorkloadDirection w;
+    w.key = "latency-qd1/randread#0/read";
+    w.test = "latency-qd1";
+    w.label = "randread 4KiB";
+    w.direction = "read";
+    w.percentiles_ns = std::move(pct);
+    DeviceIndex d;
+    d.serial = "SN-A";
+    d.workloads.push_back(w);
+    ReportIndex r;
+    r.devices.push_back(d);
+    return r;
+  };
+  const ReportIndex with = report({{50, 80e3}, {99, 120e3}}), without = report({});
+  const Comparison c = compare_reports(without, with, CompareOptions{});
+  const auto plots = compare_plots(c.pairs.at(0));
+  ASSERT_EQ(plots.size(), 1u) << "no IOPS series in either: no empty IOPS plot";
+  ASSERT_EQ(plots[0].series.size(), 1u);
+  EXPECT_EQ(plots[0].series[0].label, "new");
+  EXPECT_TRUE(compare_plots(compare_reports(without, without, CompareOptions{}).pairs.at(0)).empty());
+}
+
+TEST(Compare, ANoiseCellSaysWhyThereIsNoNoiseAndALabelLosesOnlyItsQueueDepth) {
+  MetricComparison m;
+  EXPECT_EQ(noise_words(m), "noise: no series") << "p50 and p99.99 have no interval series";
+  m.sweep_step = true;
+  EXPECT_EQ(noise_words(m), "noise: one sample");
+  m.noise_pct = 3.4;
+  m.beyond_noise = false;
+  EXPECT_EQ(noise_words(m), "within noise ±3.4%");
+  EXPECT_EQ(without_queue_depth("randread 4KiB QD32x2"), "randread 4KiB");
+  EXPECT_EQ(without_queue_depth("randrw 8KiB QD16x1 70% read"), "randrw 8KiB 70% read");
+  EXPECT_EQ(without_queue_depth("read 64KiB"), "read 64KiB");
 }
