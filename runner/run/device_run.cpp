@@ -55,6 +55,9 @@ bool suite_verifies(const suites::Suite& s, uint32_t& bs_bytes) {
   return false;
 }
 
+// A measured window's length: a quick suite's half second reads "0.5s", not format_duration's "0s".
+std::string window_duration(double s) { return s < 10 ? fmt::format("{:.2g}s", s) : format_duration(s); }
+
 // How far one test got, in words: passes written, or time run, against what was planned.
 std::string test_progress(const TestRecord& t, const suites::TestSpec& spec, uint64_t region_bytes) {
   std::string s = t.id + ":";
@@ -72,7 +75,7 @@ std::string test_progress(const TestRecord& t, const suites::TestSpec& spec, uin
       s += fmt::format(" {:.3f} of {} pass{} ({}){}", static_cast<double>(bytes) / static_cast<double>(region_bytes), spec.passes,
                        spec.passes == 1 ? "" : "es", format_bytes(bytes), m.interrupted ? ", interrupted" : "");
     else
-      s += fmt::format(" {} of {} ({}){}", format_duration(m.elapsed_s), format_duration(w.workload.runtime_s), format_bytes(bytes),
+      s += fmt::format(" {} of {} ({}){}", window_duration(m.elapsed_s), window_duration(w.workload.runtime_s), format_bytes(bytes),
                        m.interrupted ? ", interrupted" : "");
     if (m.verify.enabled)
       s += fmt::format(", {} blocks verified, {} bad blocks found by {} reads", m.verify.blocks_verified, m.verify.bad_blocks, m.verify.mismatches);

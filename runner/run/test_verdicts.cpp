@@ -41,6 +41,18 @@ Validity validity_of(const WorkloadRecord& r, MetricScope scope, const TrustFact
   return Validity{false, s};
 }
 
+// Why a workload that ran has no number: what its jobs issued and completed tells a device that held
+// its I/O across the whole window from a job that never got going (a host starved of CPU).
+std::string no_io_reason(const WorkloadRecord& r, MetricScope scope) {
+  const Measurement& m = r.result;
+  std::string why = fmt::format("the {} workload measured no {} I/O", to_string(r.workload.rw), to_string(scope));
+  if (m.io_errors) return why + fmt::format(": {} I/O error(s)", m.io_errors);
+  if (m.ios_issued == 0)
+    return why + fmt::format(": its jobs issued none in the {:g} s of ramp and window (they never ran: a host starved of CPU?)",
+                             r.workload.ramp_s + r.workload.runtime_s);
+  return why + fmt::format(": {} I/O(s) issued (ramp included), none completed inside the {:g} s window", m.ios_issued, m.elapsed_s);
+}
+
 }  // namespace
 
 std::vector<MetricVerdict> judge_test(const TestRecord& test, const suites::TestLimits* limits, const TrustFacts& trust) {
@@ -76,7 +88,7 @@ std::vector<MetricVerdict> judge_test(const TestRecord& test, const suites::Test
         continue;
       }
       out.push_back(judge(test.id, name, ml.limit, measure(rec->result, scope, ml.metric.kind), validity_of(*rec, scope, trust),
-                          fmt::format("the {} workload measured no {} I/O", to_string(rec->workload.rw), to_string(scope))));
+                          no_io_reason(*rec, scope)));
       // Where the number comes from (a datasheet, a cloud provider's table, a host cap that bound it).
       if (!ml.source.empty()) out.back().reason += " [limit: " + ml.source + "]";
     }

@@ -109,6 +109,28 @@ TEST(TestVerdicts, AMetricTheTestDoesNotMeasureIsNotEvaluated) {
   EXPECT_EQ(v[0].status, VerdictStatus::not_evaluated);
 }
 
+TEST(TestVerdicts, AWorkloadThatMeasuredNothingSaysWhetherItsJobsIssuedAnything) {
+  // A QD1 write workload of 0.5 s measured no write on a loaded machine: whether its I/O was out
+  // across the whole window or its job never ran is what the reader needs next.
+  auto l = limits({{"write.lat_mean_us", Limit::Bound::max, 1e7}});
+  TestRecord t;
+  t.workloads = {record(Pattern::randwrite, 0, 0, 0)};
+  t.workloads[0].workload.ramp_s = 0.5;
+  t.workloads[0].workload.runtime_s = 0.5;
+  t.workloads[0].result.elapsed_s = 0.5;
+  auto v = judge_test(t, &l, {});
+  ASSERT_EQ(v.size(), 1u);
+  EXPECT_EQ(v[0].status, VerdictStatus::not_evaluated);
+  EXPECT_NE(v[0].reason.find("the randwrite workload measured no write I/O: its jobs issued none in the 1 s of ramp and window"), std::string::npos)
+      << v[0].reason;
+  t.workloads[0].result.ios_issued = 1;
+  v = judge_test(t, &l, {});
+  EXPECT_NE(v[0].reason.find(": 1 I/O(s) issued (ramp included), none completed inside the 0.5 s window"), std::string::npos) << v[0].reason;
+  t.workloads[0].result.io_errors = 1;
+  v = judge_test(t, &l, {});
+  EXPECT_NE(v[0].reason.find(": 1 I/O error(s)"), std::string::npos) << v[0].reason;
+}
+
 TEST(TestVerdicts, AWorkloadThatCouldNotStartMakesTheTestAnError) {
   // One workload measured and met its limit, the other could not set up its ring: not a PASS.
   TestRecord t;
