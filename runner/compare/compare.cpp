@@ -74,6 +74,21 @@ void compare_health(DevicePair& p) {
   }
 }
 
+// The evidence checks either run made, side by side.
+void compare_evidence(DevicePair& p) {
+  const HealthEvidence &a = p.a->evidence, &b = p.b->evidence;
+  if (a.writes || b.writes) {
+    const bool fails_a = a.writes && *a.writes != "agrees", fails_b = b.writes && *b.writes != "agrees";
+    p.evidence.push_back({"writes counted", a.writes.value_or("-"), b.writes.value_or("-"), !fails_a && fails_b});
+  }
+  if (a.error_log_new || b.error_log_new) {
+    auto words = [](const HealthEvidence& e) {
+      return e.error_log_new ? fmt::format("{} of {} new entries fail", e.error_log_failing, *e.error_log_new) : std::string("-");
+    };
+    p.evidence.push_back({"error log", words(a), words(b), a.error_log_failing == 0 && b.error_log_failing > 0});
+  }
+}
+
 bool chosen(const CompareOptions& o, std::string_view metric) { return std::find(o.metrics.begin(), o.metrics.end(), metric) != o.metrics.end(); }
 
 // The steps of two sweeps of one workload, matched by outstanding I/Os; regressions in words go to `out`.
@@ -142,7 +157,7 @@ Comparison compare_reports(const ReportIndex& a, const ReportIndex& b, const Com
     return c;
   }
   for (auto [da, db, how] : match_devices(a, b)) {
-    DevicePair p{da, db, how, {}, {}, {}, {}, {}, {}};
+    DevicePair p{da, db, how, {}, {}, {}, {}, {}, {}, {}};
     if (da->verdict != db->verdict) {
       p.verdict_changes.push_back(fmt::format("device: {} -> {}", da->verdict, db->verdict));
       // A host that took part and did not the next time lost its share of the array.
@@ -204,6 +219,7 @@ Comparison compare_reports(const ReportIndex& a, const ReportIndex& b, const Com
     for (const auto& wb : db->workloads)
       if (!da->find(wb.key)) p.only_in_b.push_back(wb.test + " " + wb.label + " " + wb.direction);
     compare_health(p);
+    compare_evidence(p);
     c.pairs.push_back(std::move(p));
   }
   std::set<const DeviceIndex*> paired;
@@ -285,6 +301,7 @@ std::string compare_text(const std::vector<Comparison>& cs, const CompareOptions
       for (const auto& w : p.only_in_b) out += "  only in the new run: " + w + "\n";
       for (const auto& h : p.health)
         out += fmt::format("  health {}: {} -> {}{}\n", h.counter, h.a ? human::plain(*h.a) : "-", h.b ? human::plain(*h.b) : "-", h.worse ? "  WORSE" : "");
+      for (const auto& e : p.evidence) out += fmt::format("  health evidence, {}: {} -> {}{}\n", e.check, e.a, e.b, e.worse ? "  WORSE" : "");
     }
     for (const auto& u : c.unmatched) out += "  unmatched: " + u + "\n";
     if (!c.not_compared.empty())

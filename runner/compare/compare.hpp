@@ -58,6 +58,14 @@ struct HealthChange {
   bool worse = false;
 };
 
+// One health-evidence check in both runs, in words ("agrees", "2 of 3 new entries fail"): "-" where a
+// run had no such check.
+struct EvidenceChange {
+  std::string check;  // "writes counted", "error log"
+  std::string a, b;
+  bool worse = false;  // clean in the baseline, failing in the new run
+};
+
 struct DevicePair {
   const DeviceIndex* a = nullptr;
   const DeviceIndex* b = nullptr;
@@ -66,6 +74,7 @@ struct DevicePair {
   std::vector<SweepComparison> sweeps;
   std::vector<std::string> verdict_changes;  // "device: PASS -> FAIL", "max-iops: PASS -> FAIL"
   std::vector<HealthChange> health;
+  std::vector<EvidenceChange> evidence;
   std::vector<std::string> only_in_a, only_in_b;  // workload directions one run has and the other not
 };
 

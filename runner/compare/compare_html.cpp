@@ -120,11 +120,13 @@ std::string pair_html(const DevicePair& p) {
     for (double q : sw.only_in_a) h += "<p class=\"meta\">step at " + esc(human::plain(q)) + " outstanding only in the baseline</p>";
     for (double q : sw.only_in_b) h += "<p class=\"meta\">step at " + esc(human::plain(q)) + " outstanding only in the new run</p>";
   }
-  if (!p.health.empty()) {
+  if (!p.health.empty() || !p.evidence.empty()) {
     h += "<h3>Health after each run</h3><table><tr><th>counter</th><th>baseline</th><th>new</th></tr>";
     for (const auto& c : p.health)
       h += fmt::format("<tr class=\"{}\"><td>{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td></tr>", c.worse ? "worse" : "", esc(c.counter),
                        c.a ? esc(human::plain(*c.a)) : "-", c.b ? esc(human::plain(*c.b)) : "-");
+    for (const auto& e : p.evidence)
+      h += fmt::format("<tr class=\"{}\"><td>{}</td><td>{}</td><td>{}</td></tr>", e.worse ? "worse" : "", esc(e.check), esc(e.a), esc(e.b));
     h += "</table>";
   }
   if (const auto plots = compare_plots(p); !plots.empty()) {

@@ -147,6 +147,7 @@ std::string fleet_text(const Fleet& f) {
     out += fmt::format("  {:<13} {:<22} {:<24} {:<10} {}\n", r.device.verdict.empty() ? "NOT-JUDGED" : r.device.verdict,
                        r.device.serial.empty() ? "-" : r.device.serial, r.device.path, fmt::format("of {}", r.group_size), r.file);
     for (const auto& x : r.device.failing) out += "      failing: " + x + "\n";
+    for (const auto& x : r.device.evidence.problems) out += "      health evidence: " + x + "\n";
     for (const auto& x : r.outliers) out += "      OUTLIER: " + x + "\n";
   }
   return out;
@@ -164,7 +165,7 @@ std::string csv_field(const std::string& s) {
 }  // namespace
 
 std::string fleet_csv(const Fleet& f) {
-  std::string out = "verdict,serial,model,firmware,size_bytes,path,report,group_size,outliers";
+  std::string out = "verdict,serial,model,firmware,size_bytes,path,report,group_size,outliers,writes_counted,error_log_new,error_log_failing";
   for (const auto& c : f.columns) {
     out += ',';
     out += csv_field(c.label + (c.kind->better == Better::higher ? "" : " (ns)"));
@@ -180,8 +181,10 @@ std::string fleet_csv(const Fleet& f) {
       if (!outl.empty()) outl += "; ";
       outl += x;
     }
-    out += fmt::format("{},{},{},{},{},{},{},{},{}", csv_field(r.device.verdict), csv_field(r.device.serial), csv_field(r.device.model), csv_field(r.device.firmware),
-                       r.device.size_bytes, csv_field(r.device.path), csv_field(r.file), r.group_size, csv_field(outl));
+    const HealthEvidence& e = r.device.evidence;
+    out += fmt::format("{},{},{},{},{},{},{},{},{},{},{},{}", csv_field(r.device.verdict), csv_field(r.device.serial), csv_field(r.device.model),
+                       csv_field(r.device.firmware), r.device.size_bytes, csv_field(r.device.path), csv_field(r.file), r.group_size, csv_field(outl),
+                       e.writes.value_or(""), e.error_log_new ? std::to_string(*e.error_log_new) : "", e.error_log_new ? std::to_string(e.error_log_failing) : "");
     for (const auto& c : f.columns) {
       auto it = r.cells.find(c.id);
       const bool has = it != r.cells.end() && it->second.value;
@@ -212,18 +215,23 @@ std::string fleet_html(const Fleet& f) {
     h += fmt::format("<tr><td>{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td><td>{}</td></tr>", esc(g.key), g.drives, g.failing,
                      g.outliers, qd.empty() ? "-" : qd);
   }
-  h += "</table><div class=\"scroll\"><table><tr><th>verdict</th><th>serial</th><th>model / firmware / size</th><th>path</th><th>report</th><th>group</th>";
+  h += "</table><div class=\"scroll\"><table><tr><th>verdict</th><th>serial</th><th>model / firmware / size</th><th>path</th><th>report</th><th>group</th>"
+       "<th>writes counted</th><th>error log</th>";
   for (const auto& c : f.columns) h += "<th>" + esc(c.label) + "</th>";
   h += "</tr>";
   // One line per drive: the report by its file name (the whole path on hover), and the findings on a
   // row of their own under it, across the table, instead of a narrow last column that made each row
   // hundreds of pixels tall.
-  const size_t width = 6 + f.columns.size();
+  const size_t width = 8 + f.columns.size();
   for (const auto& r : f.rows) {
     const std::string v = r.device.verdict.empty() ? "NOT-JUDGED" : r.device.verdict;
     h += fmt::format("<tr><td class=\"{0}\">{0}</td><td>{1}</td><td>{2} / {3} / {4}</td><td class=\"nowrap\">{5}</td><td title=\"{6}\">{7}</td><td class=\"num\">{8}</td>",
                      esc(v), esc(r.device.serial), esc(r.device.model), esc(r.device.firmware), format_bytes(r.device.size_bytes), esc(r.device.path),
                      esc(r.file), esc(std::filesystem::path(r.file).filename().string()), r.group_size);
+    const HealthEvidence& e = r.device.evidence;
+    h += fmt::format("<td class=\"{}\">{}</td>", e.writes && *e.writes != "agrees" ? "worse" : "", esc(e.writes.value_or("-")));
+    h += fmt::format("<td class=\"{}\">{}</td>", e.error_log_failing ? "worse" : "",
+                     e.error_log_new ? fmt::format("{} of {} new fail", e.error_log_failing, *e.error_log_new) : "-");
     for (const auto& c : f.columns) {
       auto it = r.cells.find(c.id);
       if (it == r.cells.end() || !it->second.value) {
@@ -235,6 +243,7 @@ std::string fleet_html(const Fleet& f) {
     h += "</tr>";
     std::string notes;
     for (const auto& x : r.device.failing) notes += "<li>failing: " + esc(x) + "</li>";
+    for (const auto& x : r.device.evidence.problems) notes += "<li>health evidence: " + esc(x) + "</li>";
     for (const auto& x : r.outliers) notes += "<li>outlier: " + esc(x) + "</li>";
     if (!notes.empty()) h += fmt::format("<tr class=\"findings\"><td></td><td colspan=\"{}\"><ul>{}</ul></td></tr>", width - 1, notes);
   }

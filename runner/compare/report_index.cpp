@@ -68,6 +68,24 @@ HealthValues health_values(const json::value& h) {
   return v;
 }
 
+HealthEvidence health_evidence(const json::value& health) {
+  HealthEvidence e;
+  const json::value& writes = obj(health, "write_accounting");
+  if (!str(writes, "result").empty()) {
+    e.writes = str(writes, "result");
+    e.writes_words = str(writes, "words");
+    if (flag(writes, "fails")) e.problems.push_back("writes: " + e.writes_words);
+  }
+  const json::value& log = obj(health, "error_log");
+  if (is_num(log, "new_entries")) {
+    e.error_log_new = static_cast<uint64_t>(num(log, "new_entries"));
+    for (const auto& entry : arr(log, "entries")) e.error_log_failing += flag(entry, "fails");
+    for (const auto& p : arr(log, "problems"))
+      if (p.is_string()) e.problems.push_back("error log: " + std::string(p.get_string()));
+  }
+  return e;
+}
+
 void add_workload(DeviceIndex& d, const json::value& t, const json::value& w, size_t rank) {
   if (!flag(w, "ran")) return;
   const json::value& res = obj(w, "result");
@@ -238,6 +256,7 @@ ReportIndex index_report(const json::object& doc_object, const std::string& name
     d.verdict = str(dev, "verdict");
     d.health_before = health_values(obj(obj(dev, "health"), "before"));
     d.health_after = health_values(obj(obj(dev, "health"), "after"));
+    d.evidence = health_evidence(obj(dev, "health"));
     for (const auto& t : arr(dev, "tests")) {
       d.test_verdicts[str(t, "id")] = str(t, "verdict");
       for (const auto& v : arr(t, "verdicts"))

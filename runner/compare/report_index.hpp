@@ -55,6 +55,17 @@ struct HealthValues {
   std::vector<std::string> problems;
 };
 
+// The health evidence a run judged the drive on beyond its counters (README "Health evidence"): the
+// drive's own count of writes against what was sent, and the Error Information log's new entries.
+// Absent (nullopt) when the drive kept no such counter or log, or the report predates the check.
+struct HealthEvidence {
+  std::optional<std::string> writes;  // "agrees", "counted_less", "counted_more"
+  std::string writes_words;           // the finding, as the run worded it
+  std::optional<uint64_t> error_log_new;  // entries the run added
+  size_t error_log_failing = 0;           // of those, the ones that FAIL the drive (media, integrity...)
+  std::vector<std::string> problems;      // each check's failure in words
+};
+
 struct DeviceIndex {
   size_t position = 0;  // in the report
   std::string path, model, serial, firmware;
@@ -63,6 +74,7 @@ struct DeviceIndex {
   std::map<std::string, std::string> test_verdicts;  // test id -> status
   std::vector<std::string> failing;                  // "max-iops read.iops" of each non-PASS metric verdict
   HealthValues health_before, health_after;
+  HealthEvidence evidence;
   std::vector<WorkloadDirection> workloads;
   const WorkloadDirection* find(const std::string& key) const;
 };

@@ -339,3 +339,47 @@ TEST(Compare, ANoiseCellSaysWhyThereIsNoNoiseAndALabelLosesOnlyItsQueueDepth) {
   EXPECT_EQ(without_queue_depth("randrw 8KiB QD16x1 70% read"), "randrw 8KiB 70% read");
   EXPECT_EQ(without_queue_depth("read 64KiB"), "read 64KiB");
 }
+
+namespace {
+
+// A null-engine report of drive SN-A carrying the health evidence a real drive's run records: the
+// write accounting's result and the error log's new entries, `failing` of them failing.
+ReportIndex with_evidence(const std::string& name, const char* writes, size_t failing) {
+  boost::json::object doc = dvt::null_run_report({{.serial = "SN-A"}}, dvt::kNullSuite, kPassableProfile);
+  auto& health = doc["devices"].as_array().at(0).as_object()["health"].as_object();
+  const bool writes_fail = std::string(writes) != "agrees";
+  health["write_accounting"] = {{"result", writes}, {"fails", writes_fail}, {"words", writes_fail ? "counted 1GiB written for 4GiB sent" : "agrees"}};
+  boost::json::array entries, problems;
+  for (size_t i = 0; i < 3; ++i) entries.push_back(boost::json::object{{"fails", i < failing}});
+  if (failing) problems.push_back("Unrecovered Read Error at LBA 4096");
+  health["error_log"] = {{"new_entries", 3}, {"entries", entries}, {"problems", problems}};
+  return index_report(doc, name);
+}
+
+}  // namespace
+
+TEST(Compare, HealthEvidenceOfBothRunsIsShownAndAFreshFailureIsWorse) {
+  const ReportIndex clean = with_evidence("before.json", "agrees", 0), bad = with_evidence("after.json", "counted_less", 2);
+  EXPECT_EQ(clean.devices[0].evidence.writes, "agrees");
+  EXPECT_EQ(bad.devices[0].evidence.error_log_failing, 2u);
+  ASSERT_EQ(bad.devices[0].evidence.problems.size(), 2u);
+  EXPECT_EQ(bad.devices[0].evidence.problems[0], "writes: counted 1GiB written for 4GiB sent");
+  const Comparison c = compare_reports(clean, bad, CompareOptions{});
+  ASSERT_EQ(c.pairs.size(), 1u);
+  const auto& ev = c.pairs[0].evidence;
+  ASSERT_EQ(ev.size(), 2u);
+  EXPECT_EQ(ev[0].check, "writes counted");
+  EXPECT_EQ(ev[0].a, "agrees");
+  EXPECT_EQ(ev[0].b, "counted_less");
+  EXPECT_TRUE(ev[0].worse);
+  EXPECT_EQ(ev[1].a, "0 of 3 new entries fail");
+  EXPECT_EQ(ev[1].b, "2 of 3 new entries fail");
+  EXPECT_TRUE(ev[1].worse);
+  EXPECT_NE(compare_text({c}, CompareOptions{}).find("health evidence, writes counted: agrees -> counted_less  WORSE"), std::string::npos);
+  EXPECT_NE(compare_html({c}, CompareOptions{}).find("<td>error log</td><td>0 of 3 new entries fail</td><td>2 of 3 new entries fail</td>"), std::string::npos);
+  // The other way round nothing got worse; a report without the checks shows none.
+  for (const auto& e : compare_reports(bad, clean, CompareOptions{}).pairs[0].evidence) EXPECT_FALSE(e.worse) << e.check;
+  const auto plain = run({{.serial = "SN-A"}}, "plain.json");
+  EXPECT_FALSE(plain.devices[0].evidence.writes.has_value());
+  EXPECT_TRUE(compare_reports(plain, plain, CompareOptions{}).pairs[0].evidence.empty());
+}

@@ -74,8 +74,9 @@ TEST(Fleet, ASlowDriveAmongIdenticalOnesIsAnOutlierAndFailuresComeFirst) {
   const std::string html = fleet_html(f);
   EXPECT_NE(html.find("class=\"num worse\""), std::string::npos);
   // The findings are a row of their own under their drive, across the table (a narrow last column
-  // made rows hundreds of pixels tall), and the report is named by its file.
-  EXPECT_NE(html.find(fmt::format("<tr class=\"findings\"><td></td><td colspan=\"{}\"><ul><li>failing: ", 5 + f.columns.size())), std::string::npos) << html;
+  // made rows hundreds of pixels tall; the verdict column and the 7 after it: serial, model, path,
+  // report, group, writes counted, error log), and the report is named by its file.
+  EXPECT_NE(html.find(fmt::format("<tr class=\"findings\"><td></td><td colspan=\"{}\"><ul><li>failing: ", 7 + f.columns.size())), std::string::npos) << html;
   EXPECT_EQ(html.find("<th>findings</th>"), std::string::npos);
   EXPECT_NE(html.find("title=\"host1.json\">host1.json</td>"), std::string::npos) << html;
   const std::string compared = "max-iops/randread#0/read: 4 outstanding";
@@ -113,4 +114,24 @@ TEST(Fleet, ReportsOfTheFirstSchemaJoinTheFleet) {
   EXPECT_EQ(f.rows[0].group_size, 2u);
   // Both loop devices swept to 64 outstanding: the common depth.
   EXPECT_EQ(f.groups[0].common_outstanding.at("max-iops/randread#0/read:iops"), 64);
+}
+
+TEST(Fleet, EachDrivesHealthEvidenceHasItsColumnsAndItsFindings) {
+  boost::json::object doc = dvt::null_run_report({{.path = "null-a", .serial = "SN-A"}, {.path = "null-b", .serial = "SN-B"}}, dvt::kNullSuite, kPassableProfile);
+  auto& health = doc["devices"].as_array().at(1).as_object()["health"].as_object();
+  health["write_accounting"] = {{"result", "counted_more"}, {"fails", true}, {"words", "counted 9GiB written for 4GiB sent"}};
+  health["error_log"] = {{"new_entries", 2}, {"entries", boost::json::array{boost::json::object{{"fails", true}}, boost::json::object{{"fails", false}}}},
+                         {"problems", boost::json::array{"Unrecovered Read Error at LBA 4096"}}};
+  const Fleet f = build_fleet({index_report(doc, "run.json")}, FleetOptions{});
+  const FleetRow* b = row(f, "SN-B");
+  ASSERT_NE(b, nullptr);
+  const std::string text = fleet_text(f);
+  EXPECT_NE(text.find("health evidence: writes: counted 9GiB written for 4GiB sent"), std::string::npos) << text;
+  EXPECT_NE(text.find("health evidence: error log: Unrecovered Read Error at LBA 4096"), std::string::npos) << text;
+  const std::string csv = fleet_csv(f);
+  EXPECT_NE(csv.find("outliers,writes_counted,error_log_new,error_log_failing"), std::string::npos);
+  EXPECT_NE(csv.find(",counted_more,2,1"), std::string::npos) << csv;
+  const std::string html = fleet_html(f);
+  EXPECT_NE(html.find("<td class=\"worse\">counted_more</td><td class=\"worse\">1 of 2 new fail</td>"), std::string::npos);
+  EXPECT_NE(html.find("<td class=\"\">-</td><td class=\"\">-</td>"), std::string::npos) << "SN-A kept no counter: a dash, not a pass";
 }
