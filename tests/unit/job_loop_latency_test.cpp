@@ -2,9 +2,7 @@
 // buffer is ready) and at its reap (before any completion work), at every submit batch size.
 #include <gtest/gtest.h>
 
-#include <chrono>
 #include <deque>
-#include <thread>
 
 #include "run_job_harness.hpp"
 #include "runner/io/job_loop.hpp"
@@ -13,17 +11,18 @@ using namespace diskvet::runner;
 
 namespace {
 
-using std::chrono::milliseconds;
-
 constexpr uint64_t kMs = 1'000'000;
-constexpr int kDeviceMs = 2;  // what the "device" takes per wait
-constexpr int kToolMs = 20;   // what the tool's own work takes: buffer preparation, completion callbacks
+constexpr uint64_t kDeviceMs = 2;  // what the "device" takes per wait
+constexpr uint64_t kToolMs = 20;   // what the tool's own work takes: buffer preparation, completion callbacks
 
+// Everything below takes its time on the job loop's own synthetic clock (lab::StepClock), never
+// on the machine's: each I/O's latency is exact, and a busy machine cannot change it.
+//
 // A device that takes kDeviceMs for whatever is out when the job waits, with buffers, and a
 // separate submit like io_uring's (so iodepth_batch_submit applies).
 class SlowDevice {
  public:
-  explicit SlowDevice(uint32_t depth) {
+  SlowDevice(uint32_t depth, const lab::StepClock& clock) : clock_(clock) {
     auto pool = BufferPool::create(depth, 4096, 3);
     buffers_ = std::move(*pool);
   }
@@ -34,7 +33,7 @@ class SlowDevice {
   }
   int submit_and_wait(unsigned) {
     submit();
-    std::this_thread::sleep_for(milliseconds(kDeviceMs));
+    clock_.t += kDeviceMs * kMs;
     return 0;
   }
   template <typename F>
@@ -47,6 +46,7 @@ class SlowDevice {
   std::byte* buffer(uint32_t slot) const { return buffers_.slot(slot); }
 
  private:
+  const lab::StepClock& clock_;
   BufferPool buffers_;
   std::deque<Completion> staged_, out_;
 };
@@ -54,17 +54,19 @@ class SlowDevice {
 // A verifier whose buffer preparation and completion work are slow (as CRCs of large blocks are).
 struct SlowVerifier {
   static constexpr bool enabled = true;
+  const lab::StepClock& clock;
   void set_start_ns(uint64_t) {}
   uint64_t read_offset(uint64_t off) { return off; }
   bool claim(uint32_t, uint64_t) { return true; }
-  void prepare_write(uint32_t, std::byte*) { std::this_thread::sleep_for(milliseconds(kToolMs)); }
-  void complete(uint32_t, Direction, bool, const std::byte*, uint64_t, uint64_t) { std::this_thread::sleep_for(milliseconds(kToolMs)); }
+  void prepare_write(uint32_t, std::byte*) { clock.t += kToolMs * kMs; }
+  void complete(uint32_t, Direction, bool, const std::byte*, uint64_t, uint64_t) { clock.t += kToolMs * kMs; }
   VerifySummary summary() const { return {}; }
 };
 
 LatencyHistogram run_slow(uint32_t depth, uint32_t batch_submit, uint64_t ios) {
-  SlowDevice dev(depth);
-  SlowVerifier v;
+  lab::StepClock clock;
+  SlowDevice dev(depth, clock);
+  SlowVerifier v{clock};
   JobPlan p;
   p.rw = Pattern::randwrite;
   p.read_pct = 0;
@@ -72,17 +74,17 @@ LatencyHistogram run_slow(uint32_t depth, uint32_t batch_submit, uint64_t ios) {
   p.batch_submit = batch_submit;
   p.region_blocks = 1000;
   p.io_limit_bytes = ios * p.bs_bytes;
-  JobResult res = lab::run_to_limit(dev, p, v);
+  JobResult res = lab::run_to_limit(dev, p, v, clock);
   EXPECT_EQ(res.dir[1].ios, ios);
   return res.dir[1].lat;
 }
 
-// Every I/O waited kDeviceMs on the device; none may carry the tool's kToolMs of preparation or
-// callback work. The median, not the max, is asserted, so one descheduled moment on a busy test
-// machine cannot fail it; before the fix every I/O carried at least one kToolMs.
+// Every I/O waited kDeviceMs on the device; none may carry any of the tool's kToolMs of preparation
+// or callback work (before the fix every I/O carried at least one). On synthetic time each latency is
+// exactly the device's: the fastest and the slowest are asserted, not a median.
 void expect_device_time_only(const LatencyHistogram& h) {
-  EXPECT_GE(h.min_ns(), static_cast<uint64_t>(kDeviceMs) * kMs);
-  EXPECT_LT(h.percentile_ns(50), static_cast<uint64_t>(kToolMs) * kMs / 2) << "median " << h.percentile_ns(50) << " ns";
+  EXPECT_EQ(h.min_ns(), kDeviceMs * kMs);
+  EXPECT_EQ(h.max_ns(), kDeviceMs * kMs) << "the slowest I/O carried " << (h.max_ns() - kDeviceMs * kMs) / kMs << " ms of the tool's work";
 }
 
 }  // namespace

@@ -42,6 +42,19 @@ JobResult run_to_limit(B& backend, const JobPlan& plan, V& verifier) {
   return r;
 }
 
+// The same on synthetic time: the hour starts at the clock's now.
+template <IoBackend B, typename V>
+JobResult run_to_limit(B& backend, const JobPlan& plan, V& verifier, const StepClock& clock) {
+  std::atomic<bool> stop{false};
+  LiveCounters live;
+  JobResult r;
+  Timeline tl;
+  tl.start_ns = tl.ramp_end_ns = clock.now_ns();
+  tl.end_ns = tl.start_ns + 3'600'000'000'000ull;
+  run_job(backend, plan, tl, stop, live, r, verifier, clock);
+  return r;
+}
+
 template <IoBackend B>
 JobResult run_to_limit(B& backend, const JobPlan& plan) {
   NoVerify plain;
