@@ -3,9 +3,7 @@
 // any I/O staged to a block that already has one in flight.
 #pragma once
 
-#include <chrono>
 #include <cstring>
-#include <thread>
 #include <deque>
 #include <map>
 #include <vector>
@@ -26,10 +24,11 @@ class MemoryBackend {
   }
   int submit_and_wait(unsigned) {
     ++calls;
-    // A slow spot on the "device": the wait that completes an I/O to it takes delay_ms.
+    // A slow spot on the "device": the wait that completes an I/O to it takes delay_ms, on the job
+    // loop's synthetic clock (lab::StepClock's t), so no other I/O is ever slow by accident.
     size_t n = (queue_.size() + 1) / 2;
-    for (size_t i = 0; i < n && delay_ms; ++i)
-      if (queue_[i].offset == delay_offset) std::this_thread::sleep_for(std::chrono::milliseconds(delay_ms));
+    for (size_t i = 0; i < n && delay_ms && clock_ns; ++i)
+      if (queue_[i].offset == delay_offset) *clock_ns += uint64_t{delay_ms} * 1'000'000;
     return 0;
   }
   template <typename F>
@@ -52,6 +51,7 @@ class MemoryBackend {
   uint64_t overlaps = 0;
   uint64_t delay_offset = 0;
   unsigned delay_ms = 0;
+  uint64_t* clock_ns = nullptr;  // the synthetic clock delay_ms advances (StepClock::t)
 
  private:
   struct Io {
