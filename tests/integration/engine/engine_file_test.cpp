@@ -241,18 +241,24 @@ TEST(EngineOnFile, ALongRampKeepsItsOwnSeriesOutsideTheMeasurement) {
   Measurement m = run_on(t, w);
   EXPECT_DOUBLE_EQ(m.ramp_bucket_s, 1);
   ASSERT_EQ(m.ramp_intervals.size(), 10u);
+  // The buckets tile the ramp one after another. Where each ends is when the sampler woke, which a
+  // machine whose cores another load keeps busy delays: a bucket a tenth of a second late is the
+  // machine, one a whole bucket off is the code. Per bucket the rate is not asserted (a job starved
+  // in one bucket catches up in the next: fio's token bucket counts from the start), the whole
+  // ramp's count is.
   double dur = 0;
   uint64_t ios = 0;
   for (size_t i = 0; i < m.ramp_intervals.size(); ++i) {
     const IntervalSample& s = m.ramp_intervals[i];
-    EXPECT_NEAR(s.t_s, static_cast<double>(i), 0.05) << i;
-    EXPECT_NEAR(s.iops(Direction::read), 1000, 60) << i;
+    EXPECT_NEAR(s.t_s, dur, 1e-6) << i << ": the buckets follow each other without a gap";
+    EXPECT_NEAR(s.t_s, static_cast<double>(i), 0.5) << i;
     EXPECT_EQ(s.bytes[0], s.ios[0] * 4096) << i;
     dur += s.dur_s;
     ios += s.ios[0];
   }
-  EXPECT_NEAR(dur, 10, 0.05);
-  EXPECT_NEAR(static_cast<double>(ios), 10000, 100);
+  EXPECT_NEAR(dur, 10, 1e-6) << "the last bucket ends where the ramp does";
+  EXPECT_LE(ios, 10001u) << "the rate's tokens over 10 s";
+  EXPECT_GE(ios, 9000u);
   EXPECT_NEAR(static_cast<double>(m.total_ios()), 300, 40) << "the ramp is not measured";
   // A short ramp keeps none.
   w.ramp_s = 0.2;
