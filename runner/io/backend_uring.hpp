@@ -18,6 +18,12 @@ inline void cpu_relax() {
 #endif
 }
 
+// Sets up `ring` with the cheapest flags this kernel takes, newest first, each with extra_flags;
+// flags_out gets the flags that worked. 0, or -errno of the last refusal.
+int init_ring(io_uring& ring, uint32_t depth, bool spin, unsigned extra_flags, unsigned& flags_out);
+// Registers the target's descriptor (fixed file 0) and one buffer per slot (buffer index = slot).
+Status register_file_and_buffers(io_uring& ring, int fd, const BufferPool& buffers, uint32_t depth);
+
 class UringBackend {
  public:
   // Must be called on the thread that will submit (the ring is single-issuer).
