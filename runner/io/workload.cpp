@@ -231,8 +231,10 @@ std::string fio_command_line(const Workload& w, std::string_view filename) {
   const bool definitions_last = split || groups.size() > 1;
   std::string cmd = definitions_last ? std::string("fio") : fmt::format("fio --name=diskvet --numjobs={}", w.numjobs);
   // io_uring_cmd: filename is the generic char device, and fio's cmd_type says the commands are NVMe's.
-  cmd += fmt::format(" --filename={} --direct=1 --ioengine={} --rw={} --bs={} --iodepth={}", filename, to_string(w.engine), to_string(w.rw),
-                     w.bs_bytes, w.iodepth);
+  // No direct=1 there: a char device refuses O_DIRECT (fio 3.33 fails the open with EINVAL), and
+  // passthrough commands never go through the page cache anyway.
+  cmd += fmt::format(" --filename={}{} --ioengine={} --rw={} --bs={} --iodepth={}", filename,
+                     w.engine == BackendKind::io_uring_cmd ? "" : " --direct=1", to_string(w.engine), to_string(w.rw), w.bs_bytes, w.iodepth);
   if (w.engine == BackendKind::io_uring_cmd) cmd += " --cmd_type=nvme";
   if (uses_ring(w.engine)) cmd += " --fixedbufs --registerfiles";
   if (w.hipri) cmd += " --hipri";

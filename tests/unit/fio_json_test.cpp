@@ -134,7 +134,7 @@ TEST(FioJson, PassthroughJobOptionsSpellFiosEngineAndCommandType) {
   EXPECT_EQ(opts.at("ioengine").as_string(), "io_uring_cmd");
   EXPECT_EQ(opts.at("cmd_type").as_string(), "nvme");
   EXPECT_EQ(opts.at("filename").as_string(), "/dev/ng0n1");
-  EXPECT_NE(std::string(doc.at("fio_equivalent").as_string()).find("--filename=/dev/ng0n1 --direct=1 --ioengine=io_uring_cmd"), std::string::npos);
+  EXPECT_NE(std::string(doc.at("fio_equivalent").as_string()).find("--filename=/dev/ng0n1 --ioengine=io_uring_cmd"), std::string::npos);
 }
 
 TEST(FioJson, JobOptionsSayWhenCompletionsWerePolled) {
