@@ -5,8 +5,6 @@
 
 #include <cstring>
 
-#include "runner/io/backend_uring.hpp"
-
 namespace diskvet::runner {
 
 namespace {

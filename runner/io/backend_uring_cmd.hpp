@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "runner/io/backend.hpp"
+#include "runner/io/backend_uring.hpp"
 #include "runner/io/nvme_passthrough.hpp"
 
 namespace diskvet::runner {
@@ -50,15 +51,10 @@ class UringCmdBackend {
   // when the device failed it: the job loop sees the bytes moved, or -errno (-EIO for a status).
   template <typename F>
   void reap(F&& on_complete) {
-    unsigned head;
-    unsigned n = 0;
-    io_uring_cqe* cqe;
-    io_uring_for_each_cqe(&ring_, head, cqe) {
-      const auto slot = static_cast<uint32_t>(cqe->user_data);
-      on_complete(Completion{slot, cqe->res == 0 ? static_cast<int32_t>(lens_[slot]) : cqe->res < 0 ? cqe->res : -EIO});
-      ++n;
-    }
-    io_uring_cq_advance(&ring_, n);
+    for_each_ready_cqe(ring_, [&](const io_uring_cqe& cqe) {
+      const auto slot = static_cast<uint32_t>(cqe.user_data);
+      on_complete(Completion{slot, cqe.res == 0 ? static_cast<int32_t>(lens_[slot]) : cqe.res < 0 ? cqe.res : -EIO});
+    });
   }
   uint64_t syscalls() const { return syscalls_; }
   std::byte* buffer(uint32_t slot) const { return buffers_.slot(slot); }  // for verification
