@@ -18,6 +18,7 @@
 #include "devices/file_system.hpp"
 #include "devices/write_gate.hpp"
 #include "runner/io/engine.hpp"
+#include "runner/io/nvme_passthrough.hpp"
 #include "runner/io/poll_queues.hpp"
 #include "runner/io/seed.hpp"
 #include "runner/report/fio_hist_log.hpp"
@@ -100,7 +101,7 @@ Result<Workload> to_workload(const IoOptions& o) {
   if (!rw) return usage_error("--rw", fmt::format("unknown pattern '{}'", o.rw), "use read, write, randread, randwrite, rw or randrw");
   w.rw = *rw;
   auto engine = parse_backend(o.engine);
-  if (!engine) return usage_error("--engine", fmt::format("unknown engine '{}'", o.engine), "use io_uring, psync or null");
+  if (!engine) return usage_error("--engine", fmt::format("unknown engine '{}'", o.engine), "use io_uring, io_uring_cmd, psync or null");
   w.engine = *engine;
   auto bs = parse_size(o.bs);
   if (!bs || *bs > UINT32_MAX) return usage_error("--bs", fmt::format("'{}' is not a block size", o.bs), "e.g. 4k, 64k, 1m");
@@ -170,6 +171,43 @@ Result<Workload> to_workload(const IoOptions& o) {
   return w;
 }
 
+// NVMe passthrough (--engine io_uring_cmd): the namespace's block device is what is opened and, for
+// writes, judged by the gate with the consent given for it; the generic char device is derived from
+// the descriptor held and opened only then. A /dev/ngXnY the user names is mapped back to its block
+// device first (by device number, through sysfs), and must be the very node derived from it.
+Result<Target> open_passthrough_target(const Workload& w, const IoOptions& o) {
+  std::string block_path = o.filename;
+  std::optional<DeviceNode> typed_block;
+  dev_t typed_char = 0;
+  struct stat st{};
+  if (::stat(o.filename.c_str(), &st) == 0 && S_ISCHR(st.st_mode)) {
+    auto block = block_of_generic_node(st.st_rdev);
+    if (!block) {
+      Error e = block.error();
+      e.subject = o.filename;  // sysfs knows it by number; the user by the name given
+      return e;
+    }
+    typed_block = *block;
+    typed_char = st.st_rdev;
+    block_path = block->path;
+  }
+  Result<Target> target = [&]() -> Result<Target> {
+    if (!writes(w.rw)) return Target::open(block_path, false);
+    auto grant = devices::open_for_write(block_path, devices::Consent{o.destroy});
+    if (!grant) return grant.error();
+    if (!grant->block_device) return usage_error(o.filename, "is not a block device: NVMe passthrough needs an NVMe namespace", "name /dev/nvmeXnY");
+    return Target::adopt(std::move(grant->fd), block_path, true);
+  }();
+  if (!target) return target.error();
+  if (typed_block && target->info().rdev != typed_block->rdev)
+    return safety_error(o.filename, fmt::format("stands for {}, but {} is another device now", typed_block->name, block_path), "try again");
+  if (auto attached = target->attach_passthrough(); !attached) return attached.error();
+  if (typed_char && target->info().passthrough_rdev != typed_char)
+    return safety_error(o.filename, fmt::format("is not the generic node of {} ({} is)", block_path, target->info().passthrough_path),
+                        "name the namespace's block device");
+  return target;
+}
+
 // `fs` gets the file system of a --directory test file (for the JSON document).
 Result<Target> open_io_target(const Workload& w, const IoOptions& o, OwnedFile& owned, std::optional<devices::FileSystemFacts>& fs) {
   if (!o.directory.empty()) {
@@ -177,6 +215,8 @@ Result<Target> open_io_target(const Workload& w, const IoOptions& o, OwnedFile& 
     if (w.hipri)
       return usage_error("--hipri", "a --directory test file is not a block device whose queue can poll", "use --filename DEVICE");
     if (w.engine == BackendKind::null) return usage_error("--directory", "the null engine opens no file", "drop --directory or --engine null");
+    if (w.engine == BackendKind::io_uring_cmd)
+      return usage_error("--directory", "NVMe passthrough sends commands to a namespace, not to a file", "use --filename /dev/nvmeXnY");
     uint64_t want = w.offset_bytes + (w.size_bytes ? w.size_bytes : uint64_t{1} << 30);
     auto t = create_test_file(o.directory, "io", want, /*keep=*/false, owned);  // kept (--keep-file) once validated
     if (!t) return t.error();
@@ -192,6 +232,7 @@ Result<Target> open_io_target(const Workload& w, const IoOptions& o, OwnedFile& 
     return Target::null(size);
   }
   if (o.filename.empty()) return usage_error("--filename", "no target given", "name a file or block device, e.g. --filename /dev/nvme0n1");
+  if (w.engine == BackendKind::io_uring_cmd) return open_passthrough_target(w, o);
   uint64_t want = w.size_bytes ? w.offset_bytes + w.size_bytes : 0;
   if (!writes(w.rw)) return Target::open(o.filename, false, want);  // reads need no consent
   // The one gate for every write: a disk, a file this run creates, or an existing file --destroy-data names.
@@ -296,7 +337,8 @@ int run_io(IoOptions o) {
     disk = FioDiskUtil{after->since(*disk_before), std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started).count()};
   progress.reset();
   if (!m) return fail(m.error());
-  const std::string& name = target->info().path;
+  // fio's filename: the generic char device for passthrough, as fio's io_uring_cmd takes it.
+  const std::string& name = target->info().passthrough_path.empty() ? target->info().path : target->info().passthrough_path;
   if (!o.write_iolog.empty()) {
     if (auto ok = iolog_out->commit(render_iolog(iolog, name)); !ok) return fail(ok.error());
     for (const auto& j : iolog.jobs)
@@ -369,7 +411,10 @@ Action register_io(CLI::App& app) {
       ->capture_default_str()
       ->check(CLI::Range(0, 1));
   io->add_flag("--norandommap", o->norandommap, "Random offsets drawn independently (fio's norandommap); default: every block once per pass");
-  io->add_option("--engine,--ioengine", o->engine, "io_uring | psync | null")->capture_default_str();
+  io->add_option("--engine,--ioengine", o->engine,
+                 "io_uring | io_uring_cmd | psync | null (io_uring_cmd: NVMe passthrough on the namespace's /dev/ngXnY, found from "
+                 "/dev/nvmeXnY; writes need the block device's consent)")
+      ->capture_default_str();
   io->add_option("--interval", o->interval, "Interval series resolution (default 1s)");
   io->add_option("--cpus-allowed,--cpus_allowed", o->cpus_allowed, "CPUs the job threads may run on, e.g. 0-3,6 (default: any)");
   io->add_option("--cpus-allowed-policy,--cpus_allowed_policy", o->cpus_policy,

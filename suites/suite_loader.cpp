@@ -68,6 +68,9 @@ void read_workload_keys(StrictReader& r, Workload& w) {
   if (!engine.empty()) {
     auto b = runner::parse_backend(engine);
     if (!b) r.fail("engine", fmt::format("'{}' is not an engine", engine), "use io_uring, psync or null");
+    // A suite's run opens the block device only; passthrough is `diskvet io --engine io_uring_cmd` for now.
+    else if (*b == runner::BackendKind::io_uring_cmd)
+      r.fail("engine", "suites cannot run NVMe passthrough (io_uring_cmd) yet", "use io_uring in the suite, or diskvet io --engine io_uring_cmd");
     else w.engine = *b;
   }
   std::string cpus;

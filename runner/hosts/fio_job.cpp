@@ -12,6 +12,7 @@ std::string fio_engine(BackendKind b) {
     case BackendKind::io_uring: return "io_uring";
     case BackendKind::psync: return "psync";
     case BackendKind::null: return "null";
+    case BackendKind::io_uring_cmd: return "io_uring_cmd";  // never from a suite: the suite loader refuses it
   }
   return "null";
 }

@@ -18,6 +18,25 @@ inline void cpu_relax() {
 #endif
 }
 
+// Sets up `ring` with the cheapest flags this kernel takes, newest first, each with extra_flags;
+// flags_out gets the flags that worked. 0, or -errno of the last refusal.
+int init_ring(io_uring& ring, uint32_t depth, bool spin, unsigned extra_flags, unsigned& flags_out);
+// Registers the target's descriptor (fixed file 0) and one buffer per slot (buffer index = slot).
+Status register_file_and_buffers(io_uring& ring, int fd, const BufferPool& buffers, uint32_t depth);
+
+// Calls on_cqe for every ready completion (one pass over the completion ring), then marks them seen.
+template <typename F>
+void for_each_ready_cqe(io_uring& ring, F&& on_cqe) {
+  unsigned head;
+  unsigned n = 0;
+  io_uring_cqe* cqe;
+  io_uring_for_each_cqe(&ring, head, cqe) {
+    on_cqe(*cqe);
+    ++n;
+  }
+  io_uring_cq_advance(&ring, n);
+}
+
 class UringBackend {
  public:
   // Must be called on the thread that will submit (the ring is single-issuer).
@@ -79,14 +98,7 @@ class UringBackend {
   }
   template <typename F>
   void reap(F&& on_complete) {
-    unsigned head;
-    unsigned n = 0;
-    io_uring_cqe* cqe;
-    io_uring_for_each_cqe(&ring_, head, cqe) {
-      on_complete(Completion{static_cast<uint32_t>(cqe->user_data), cqe->res});
-      ++n;
-    }
-    io_uring_cq_advance(&ring_, n);
+    for_each_ready_cqe(ring_, [&](const io_uring_cqe& cqe) { on_complete(Completion{static_cast<uint32_t>(cqe.user_data), cqe.res}); });
   }
   uint64_t syscalls() const { return syscalls_; }
   std::byte* buffer(uint32_t slot) const { return buffers_.slot(slot); }  // for verification

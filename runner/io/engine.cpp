@@ -16,6 +16,7 @@
 #include "runner/io/backend_null.hpp"
 #include "runner/io/backend_psync.hpp"
 #include "runner/io/backend_uring.hpp"
+#include "runner/io/backend_uring_cmd.hpp"
 #include "runner/io/interval_latency.hpp"
 #include "runner/io/iolog.hpp"
 #include "runner/io/poll_queues.hpp"
@@ -125,26 +126,27 @@ void job_thread(JobSlot& slot, const Workload& w, const Target& target, const Ti
     run_maybe_logged(backend, slot, tl, go, stop, nullptr);
     return;
   }
-  auto fd = std::make_unique<Result<UniqueFd>>(target.reopen());
-  if (!*fd) return fail(fd->error());
-  if (w.engine == BackendKind::psync) {
-    auto created = PsyncBackend::create((*fd)->get(), slot.plan.depth, w.bs_bytes, slot.plan.seed);
+  // Runs the job on a backend made on the job's own descriptor; a job abandoned with I/Os out leaves
+  // both behind (the kernel may still use them).
+  auto run_on = [&](auto created, std::unique_ptr<Result<UniqueFd>> fd) {
+    using B = std::remove_reference_t<decltype(*created)>;
     if (!created) return fail(created.error());
-    auto backend = std::make_unique<PsyncBackend>(std::move(*created));
+    auto backend = std::make_unique<B>(std::move(*created));
+    if constexpr (requires { backend->setup_flags(); }) slot.uring_flags = backend->setup_flags();
     ready.count_down();
     run_maybe_logged(*backend, slot, tl, go, stop, verify);
     leave_behind_if_abandoned(backend, slot);
     if (slot.result.abandoned) static_cast<void>(fd.release());
-    return;
-  }
-  auto created = UringBackend::create((*fd)->get(), slot.plan.depth, w.bs_bytes, slot.plan.seed, uint64_t{w.spin_us} * 1000, w.hipri);
-  if (!created) return fail(created.error());
-  auto backend = std::make_unique<UringBackend>(std::move(*created));
-  slot.uring_flags = backend->setup_flags();
-  ready.count_down();
-  run_maybe_logged(*backend, slot, tl, go, stop, verify);
-  leave_behind_if_abandoned(backend, slot);
-  if (slot.result.abandoned) static_cast<void>(fd.release());
+  };
+  const bool passthrough = w.engine == BackendKind::io_uring_cmd;
+  auto fd = std::make_unique<Result<UniqueFd>>(passthrough ? target.reopen_passthrough() : target.reopen());
+  if (!*fd) return fail(fd->error());
+  const int job_fd = (*fd)->get();
+  if (w.engine == BackendKind::psync) return run_on(PsyncBackend::create(job_fd, slot.plan.depth, w.bs_bytes, slot.plan.seed), std::move(fd));
+  if (passthrough)
+    return run_on(UringCmdBackend::create(job_fd, slot.plan.depth, w.bs_bytes, slot.plan.seed, target.info().logical_block_size, target.info().nsid),
+                  std::move(fd));
+  run_on(UringBackend::create(job_fd, slot.plan.depth, w.bs_bytes, slot.plan.seed, uint64_t{w.spin_us} * 1000, w.hipri), std::move(fd));
 }
 
 // Totals of what all jobs have published so far.
@@ -193,6 +195,21 @@ bool all_done(const std::vector<std::unique_ptr<JobSlot>>& jobs) {
   for (const auto& j : jobs)
     if (!j->live.done.load(std::memory_order_acquire)) return false;
   return true;
+}
+
+// NVMe passthrough only on a target whose generic node is attached, in commands the namespace
+// takes, and only once one read command came back: a kernel or device that cannot do it is refused
+// here, before any write.
+Status check_passthrough(const Workload& w, const Target& target) {
+  const TargetInfo& t = target.info();
+  if (t.passthrough_path.empty())
+    return usage_error(t.path, "has no NVMe generic char device attached for --engine io_uring_cmd", "use --engine io_uring");
+  if (const uint64_t most = max_passthrough_bytes(t.rdev, t.logical_block_size); most && w.bs_bytes > most)
+    return usage_error("--bs", fmt::format("{} bytes is more than one NVMe command on {} may carry ({} bytes)", w.bs_bytes, t.passthrough_path, most),
+                       fmt::format("use --bs {} or less", most));
+  auto fd = target.reopen_passthrough();
+  if (!fd) return fd.error();
+  return probe_passthrough(fd->get(), t.passthrough_path, t.logical_block_size, t.nsid, static_cast<uint64_t>(w.io_timeout_s * 1e9));
 }
 
 // What one run's job threads share once started (see run_workload).
@@ -277,6 +294,8 @@ Result<Measurement> run_workload(const Workload& asked, const Target& target, Ru
   // every polled I/O fails (EOPNOTSUPP on recent kernels) or completes by interrupt (older ones).
   if (w.hipri)
     if (auto polls = check_poll_queues(target.info()); !polls) return polls.error();
+  if (w.engine == BackendKind::io_uring_cmd)
+    if (auto ok = check_passthrough(w, target); !ok) return ok.error();
   VerifyState* verify = w.verify ? control.verify : nullptr;
   if (w.verify) {
     if (!verify) return input_error("verify", "a verifying workload needs the device's verification state", "run it from a suite (diskvet run)");

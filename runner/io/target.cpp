@@ -170,16 +170,45 @@ Target Target::null(uint64_t size_bytes, uint32_t lbs) {
   return t;
 }
 
-Result<UniqueFd> Target::reopen() const {
-  std::string self = fmt::format("/proc/self/fd/{}", fd_.get());
-  int flags = (writable_ ? O_RDWR : O_RDONLY) | (info_.direct ? O_DIRECT : 0) | O_CLOEXEC;
+namespace {
+
+// A new descriptor on the open file `anchor` through /proc/self/fd, or a duplicate of it.
+Result<UniqueFd> reopen_fd(int anchor, int flags, const std::string& path) {
+  std::string self = fmt::format("/proc/self/fd/{}", anchor);
   UniqueFd fd(::open(self.c_str(), flags));
   if (!fd.valid()) {
     // /proc may be absent in a minimal environment: share the anchor's open file instead.
-    fd.reset(::fcntl(fd_.get(), F_DUPFD_CLOEXEC, 0));
-    if (!fd.valid()) return system_error(info_.path, "cannot open a job descriptor", errno);
+    fd.reset(::fcntl(anchor, F_DUPFD_CLOEXEC, 0));
+    if (!fd.valid()) return system_error(path, "cannot open a job descriptor", errno);
   }
   return fd;
+}
+
+}  // namespace
+
+Result<UniqueFd> Target::reopen() const {
+  return reopen_fd(fd_.get(), (writable_ ? O_RDWR : O_RDONLY) | (info_.direct ? O_DIRECT : 0) | O_CLOEXEC, info_.path);
+}
+
+Status Target::attach_passthrough(const SystemRoots& roots) {
+  if (!info_.block_device)
+    return usage_error(info_.path, "is not a block device: NVMe passthrough needs an NVMe namespace", "name /dev/nvmeXnY, or use --engine io_uring");
+  auto node = generic_node_of_block(info_.rdev, roots);
+  if (!node) return node.error();
+  auto fd = open_generic_node(*node, writable_);
+  if (!fd) return fd.error();
+  auto nsid = namespace_id(fd->get(), node->path);
+  if (!nsid) return nsid.error();
+  passthrough_fd_ = std::move(*fd);
+  info_.passthrough_path = node->path;
+  info_.passthrough_rdev = node->rdev;
+  info_.nsid = *nsid;
+  return ok_status();
+}
+
+Result<UniqueFd> Target::reopen_passthrough() const {
+  if (!passthrough_fd_.valid()) return usage_error(info_.path, "has no NVMe passthrough node attached", "use --engine io_uring");
+  return reopen_fd(passthrough_fd_.get(), (writable_ ? O_RDWR : O_RDONLY) | O_CLOEXEC, info_.passthrough_path);
 }
 
 }  // namespace diskvet::runner

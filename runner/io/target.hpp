@@ -12,6 +12,7 @@
 
 #include "common/error.hpp"
 #include "common/fd.hpp"
+#include "runner/io/nvme_passthrough.hpp"
 
 namespace diskvet::runner {
 
@@ -23,6 +24,11 @@ struct TargetInfo {
   uint32_t logical_block_size = 512;
   uint32_t physical_block_size = 512;
   bool direct = true;  // false only for a file adopted with allow_buffered on a file system without O_DIRECT
+  // NVMe passthrough (engine io_uring_cmd): the namespace's generic char device the jobs send their
+  // commands to, and the namespace id; empty and 0 until attach_passthrough.
+  std::string passthrough_path;
+  dev_t passthrough_rdev = 0;
+  uint32_t nsid = 0;
 };
 
 class Target {
@@ -49,10 +55,18 @@ class Target {
   bool is_null() const { return !fd_.valid(); }
   // A new descriptor on the same open file, O_DIRECT (unless info().direct is false), for one job.
   Result<UniqueFd> reopen() const;
+  // Opens the generic char device of this block device's namespace (NVMe passthrough), for writing
+  // only when the target itself was opened for writing (by the protection gate): it is found from
+  // the device number of the descriptor held, never from a name. Refused for a file, a partition,
+  // a device that is not an NVMe namespace or has no generic node.
+  Status attach_passthrough(const SystemRoots& roots = {});
+  // A new descriptor on the generic char device, for one job (attach_passthrough first).
+  Result<UniqueFd> reopen_passthrough() const;
 
  private:
   TargetInfo info_;
   UniqueFd fd_;
+  UniqueFd passthrough_fd_;
   bool writable_ = false;
 };
 

@@ -31,6 +31,7 @@ std::string_view to_string(BackendKind b) {
     case BackendKind::io_uring: return "io_uring";
     case BackendKind::psync: return "psync";
     case BackendKind::null: return "null";
+    case BackendKind::io_uring_cmd: return "io_uring_cmd";
   }
   return "?";
 }
@@ -45,10 +46,12 @@ std::optional<Pattern> parse_pattern(std::string_view s) {
 }
 
 std::optional<BackendKind> parse_backend(std::string_view s) {
-  for (auto b : {BackendKind::io_uring, BackendKind::psync, BackendKind::null})
+  for (auto b : {BackendKind::io_uring, BackendKind::psync, BackendKind::null, BackendKind::io_uring_cmd})
     if (s == to_string(b)) return b;
   return std::nullopt;
 }
+
+bool uses_ring(BackendKind b) { return b == BackendKind::io_uring || b == BackendKind::io_uring_cmd; }
 
 bool is_random(Pattern p) { return p == Pattern::randread || p == Pattern::randwrite || p == Pattern::randrw; }
 bool reads(Pattern p) { return p != Pattern::write && p != Pattern::randwrite; }
@@ -227,10 +230,13 @@ std::string fio_command_line(const Workload& w, std::string_view filename) {
   const std::vector<JobGroup> groups = job_groups(w);
   const bool definitions_last = split || groups.size() > 1;
   std::string cmd = definitions_last ? std::string("fio") : fmt::format("fio --name=diskvet --numjobs={}", w.numjobs);
-  cmd += fmt::format(" --filename={} --direct=1 --ioengine={} --rw={} --bs={} --iodepth={}", filename,
-                     w.engine == BackendKind::io_uring ? "io_uring" : (w.engine == BackendKind::psync ? "psync" : "null"), to_string(w.rw),
-                     w.bs_bytes, w.iodepth);
-  if (w.engine == BackendKind::io_uring) cmd += " --fixedbufs --registerfiles";
+  // io_uring_cmd: filename is the generic char device, and fio's cmd_type says the commands are NVMe's.
+  // No direct=1 there: a char device refuses O_DIRECT (fio 3.33 fails the open with EINVAL), and
+  // passthrough commands never go through the page cache anyway.
+  cmd += fmt::format(" --filename={}{} --ioengine={} --rw={} --bs={} --iodepth={}", filename,
+                     w.engine == BackendKind::io_uring_cmd ? "" : " --direct=1", to_string(w.engine), to_string(w.rw), w.bs_bytes, w.iodepth);
+  if (w.engine == BackendKind::io_uring_cmd) cmd += " --cmd_type=nvme";
+  if (uses_ring(w.engine)) cmd += " --fixedbufs --registerfiles";
   if (w.hipri) cmd += " --hipri";
   if (reads(w.rw) && writes(w.rw)) cmd += fmt::format(" --rwmixread={}", w.rwmixread_pct);
   if (!split && w.offset_bytes) cmd += fmt::format(" --offset={}", w.offset_bytes);
@@ -252,7 +258,7 @@ std::string fio_command_line(const Workload& w, std::string_view filename) {
   // Each wait reaps every completion there is, then refills every free slot (submitting every
   // iodepth_batch_submit): fio's iodepth_batch_complete_max=iodepth. fio's default reaps one per
   // wait and refills one, so a batch of staged I/Os would rarely form (issue 25).
-  if (w.iodepth > 1 && w.engine == BackendKind::io_uring) cmd += fmt::format(" --iodepth_batch_complete_max={}", w.iodepth);
+  if (w.iodepth > 1 && uses_ring(w.engine)) cmd += fmt::format(" --iodepth_batch_complete_max={}", w.iodepth);
   if (!definitions_last && w.io_limit_bytes) cmd += fmt::format(" --io_size={}", groups.front().limit_ios * w.bs_bytes);
   // With an io limit the runtime still ends the run when it comes first, in fio as in diskvet.
   cmd += fmt::format("{} --runtime={}", w.io_limit_bytes ? "" : " --time_based", fio_time(w.runtime_s));
@@ -281,7 +287,7 @@ std::string fio_command_notes(const Workload& w) {
     notes.push_back(fmt::format("diskvet polls its completion ring for {}us before sleeping (--spin); fio has no such option, so fio's "
                                 "low-depth latencies include a wake-up diskvet's do not",
                                 w.spin_us));
-  if (w.iodepth_batch_submit == 0 && w.engine == BackendKind::io_uring)
+  if (w.iodepth_batch_submit == 0 && uses_ring(w.engine))
     notes.push_back("diskvet submits the staged I/Os with each wait for completions (one system call); fio's nearest, "
                     "iodepth_batch_submit=iodepth, submits them in a call of its own");
   if (w.verify) notes.push_back("diskvet's verification blocks are checked as they are read during the run; fio's verify is the nearest");

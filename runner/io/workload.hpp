@@ -17,13 +17,16 @@ enum class Direction : uint8_t { read = 0, write = 1 };
 inline constexpr unsigned kDirections = 2;
 
 enum class Pattern : uint8_t { read, write, randread, randwrite, rw, randrw };
-enum class BackendKind : uint8_t { io_uring, psync, null };
+// io_uring_cmd: fio's name for NVMe passthrough, commands on the namespace's generic char device.
+enum class BackendKind : uint8_t { io_uring, psync, null, io_uring_cmd };
 
 std::string_view to_string(Pattern p);
 std::string_view to_string(BackendKind b);
 std::string_view to_string(Direction d);
 std::optional<Pattern> parse_pattern(std::string_view s);
 std::optional<BackendKind> parse_backend(std::string_view s);
+
+bool uses_ring(BackendKind b);  // io_uring or io_uring_cmd: batched submission through a ring
 
 bool is_random(Pattern p);
 bool reads(Pattern p);   // the pattern issues reads

@@ -73,6 +73,7 @@ json::object job_json(const Measurement& m, std::string_view jobname, std::strin
   opts["iodepth"] = w.iodepth;
   opts["numjobs"] = w.numjobs;
   opts["ioengine"] = to_string(w.engine);
+  if (w.engine == BackendKind::io_uring_cmd) opts["cmd_type"] = "nvme";  // fio's: NVMe commands on the generic node (the filename)
   opts["runtime"] = w.runtime_s;
   opts["ramp_time"] = w.ramp_s;
   opts["offset"] = w.offset_bytes;

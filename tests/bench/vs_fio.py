@@ -3,6 +3,10 @@
 
 Usage: vs_fio.py [--target DEV_OR_FILE] [--rounds N] [--runtime S] [--only NAME,...]
 Without --target, a 1 GiB loop device on /dev/shm is made (root) and removed afterwards.
+The "cmd-" cases are NVMe passthrough (both tools' io_uring_cmd, fio on the namespace's /dev/ngXnY):
+they run only when --target is an NVMe namespace /dev/nvmeXnY with its generic node, e.g. in the VM
+lab's guest (`--only cmd-randread-4k-qd1,cmd-randread-4k-qd32,randread-4k-qd32`); the kernel does
+not account passthrough I/O in /sys/block/X/stat, so they have no "added" column.
 Every case runs diskvet then fio (or fio then diskvet, alternating the order each round) so that
 drift of a shared machine hits both tools alike. Ratios > 1 mean diskvet did more IOPS, or for CPU
 per I/O and latency, < 1 means diskvet was cheaper / lower.
@@ -44,6 +48,9 @@ CASES = [
     ("randwrite-4k-qd32-refill", "randwrite", "4k", 32, 1, ["fio:--refill_buffers"]),
     ("write-128k-qd8", "write", "128k", 8, 1, []),
     ("write-128k-qd8-refill", "write", "128k", 8, 1, ["fio:--refill_buffers"]),
+    # NVMe passthrough: diskvet --engine io_uring_cmd against fio's io_uring_cmd (cmd_type=nvme).
+    ("cmd-randread-4k-qd1", "randread", "4k", 1, 1, []),
+    ("cmd-randread-4k-qd32", "randread", "4k", 32, 1, []),
     ("null-4k-qd1", "randread", "4k", 1, 1, []),
     ("null-4k-qd32", "randread", "4k", 32, 1, []),
     ("null-randwrite-4k-qd32", "randwrite", "4k", 32, 1, []),
@@ -103,11 +110,22 @@ def measure(cmd, runtime, stat_path):
     return s
 
 
+def generic_node(target):
+    """The generic char device /dev/ngXnY of an NVMe namespace /dev/nvmeXnY, or None."""
+    name = os.path.basename(os.path.realpath(target))
+    if not name.startswith("nvme"):
+        return None
+    ng = "/dev/ng" + name[len("nvme"):]
+    return ng if os.path.exists(f"/sys/class/nvme-generic/{os.path.basename(ng)}") and os.path.exists(ng) else None
+
+
 def diskvet_cmd(case, target, runtime, null):
     name, rw, bs, depth, jobs, extra = case
     cmd = [DISKVET, "io", "--rw", rw, "--bs", bs, "--iodepth", str(depth), "--numjobs", str(jobs),
            "--runtime", f"{runtime}s", "--ramp-time", "1s", "--json"]
     cmd += ["--engine", "null"] if null else ["--filename", target, "--destroy-data", target]
+    if name.startswith("cmd-"):
+        cmd += ["--engine", "io_uring_cmd"]  # diskvet finds the generic node from the block device
     for e in extra:
         if e.startswith("fio:"):
             continue
@@ -123,6 +141,8 @@ def fio_cmd(case, target, runtime, null, defaults=False):
            "--lat_percentiles=1", "--output-format=json"] + [e.removeprefix("fio:") for e in extra if not e.startswith("dv:")]
     if null:
         cmd += ["--ioengine=null", "--size=1g"]
+    elif name.startswith("cmd-"):
+        cmd += [f"--filename={generic_node(target)}", "--ioengine=io_uring_cmd", "--cmd_type=nvme", "--fixedbufs", "--registerfiles"]
     else:
         cmd += [f"--filename={target}", "--direct=1", "--ioengine=io_uring"]
         if not defaults:
@@ -155,6 +175,9 @@ def main():
         print("note: the target is not a block device; the kernel's latency share is not measured", file=sys.stderr)
     try:
         cases = [c for c in CASES if not args.only or c[0] in args.only.split(",")]
+        if not generic_node(target) and any(c[0].startswith("cmd-") for c in cases):
+            print(f"note: {target} is not an NVMe namespace with a generic node; the cmd- cases are left out", file=sys.stderr)
+            cases = [c for c in cases if not c[0].startswith("cmd-")]
         results = {}
         for case in cases:
             null = case[0].startswith("null")
@@ -166,7 +189,7 @@ def main():
             for r in range(args.rounds):
                 order = list(tools) if r % 2 == 0 else list(reversed(list(tools)))
                 for t in order:
-                    samples[t].append(measure(tools[t](), args.runtime, None if null else stat_path))
+                    samples[t].append(measure(tools[t](), args.runtime, None if null or case[0].startswith("cmd-") else stat_path))
             med = {t: {k: statistics.median(s[k] for s in samples[t] if k in s) for k in samples[t][0]} for t in tools}
             results[case[0]] = {"median": med, "samples": samples}
             d, f = med["diskvet"], med["fio"]

@@ -125,6 +125,18 @@ TEST(FioJson, LatencyRangesArePercentagesOfEveryIo) {
   EXPECT_DOUBLE_EQ(r.at("latency_ms").at(">=2000").to_number<double>(), seventh);
 }
 
+TEST(FioJson, PassthroughJobOptionsSpellFiosEngineAndCommandType) {
+  Measurement m = measured();
+  EXPECT_FALSE(job_of(fio_io_document(m, "/dev/nvme0n1", FioOutputFormat::json, 0)).at("job options").as_object().contains("cmd_type"));
+  m.workload.engine = BackendKind::io_uring_cmd;
+  const boost::json::object doc = fio_io_document(m, "/dev/ng0n1", FioOutputFormat::json, 0);
+  const auto& opts = job_of(doc).at("job options");
+  EXPECT_EQ(opts.at("ioengine").as_string(), "io_uring_cmd");
+  EXPECT_EQ(opts.at("cmd_type").as_string(), "nvme");
+  EXPECT_EQ(opts.at("filename").as_string(), "/dev/ng0n1");
+  EXPECT_NE(std::string(doc.at("fio_equivalent").as_string()).find("--filename=/dev/ng0n1 --ioengine=io_uring_cmd"), std::string::npos);
+}
+
 TEST(FioJson, JobOptionsSayWhenCompletionsWerePolled) {
   Measurement m = measured();
   EXPECT_FALSE(job_of(fio_io_document(m, "/dev/nvme0n1", FioOutputFormat::json, 0)).at("job options").as_object().contains("hipri"));

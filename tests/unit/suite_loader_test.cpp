@@ -205,6 +205,12 @@ TEST(SuiteLoader, ReadsPolledCompletionsInFiosName) {
   EXPECT_NE(suite_error(R"({"name": "t", "tests": [{"id": "a", "workloads": [{"hipri": "yes"}]}]})").find("hipri"), std::string::npos);
 }
 
+TEST(SuiteLoader, RefusesNvmePassthroughWhichOnlyDiskvetIoRuns) {
+  const std::string e = suite_error(R"({"name": "t", "tests": [{"id": "a", "workloads": [{"engine": "io_uring_cmd"}]}]})");
+  EXPECT_NE(e.find("io_uring_cmd"), std::string::npos) << e;
+  EXPECT_NE(e.find("diskvet io --engine io_uring_cmd"), std::string::npos) << e;
+}
+
 // Found while fuzzing: names were matched with std::regex, which recurses once per character in
 // libstdc++, so a suite file with a long name crashed diskvet (stack overflow) instead of loading.
 TEST(SuiteLoader, LongNamesAndIdsAreCheckedWithoutOverflowingTheStack) {

@@ -347,6 +347,30 @@ TEST(Workload, HipriIsIoUringsAloneAndNeedsNoSpin) {
   EXPECT_EQ(fio_command_line(w, "/dev/nvme0n1").find("hipri"), std::string::npos);
 }
 
+TEST(Workload, NvmePassthroughIsFiosIoUringCmdWithNvmeCommandsOnTheGenericNode) {
+  EXPECT_EQ(parse_backend("io_uring_cmd"), BackendKind::io_uring_cmd);
+  Workload w;
+  w.engine = BackendKind::io_uring_cmd;
+  w.iodepth = 8;
+  auto v = validate(w, 1 << 20, 512);
+  ASSERT_TRUE(v) << v.error().message();
+  const std::string cmd = fio_command_line(*v, "/dev/ng0n1");
+  EXPECT_NE(cmd.find(" --filename=/dev/ng0n1 --ioengine=io_uring_cmd "), std::string::npos) << cmd;
+  EXPECT_EQ(cmd.find("--direct"), std::string::npos) << cmd;  // fio cannot open a char device O_DIRECT
+  EXPECT_NE(cmd.find(" --cmd_type=nvme"), std::string::npos) << cmd;
+  EXPECT_NE(cmd.find(" --fixedbufs --registerfiles"), std::string::npos) << cmd;
+  EXPECT_NE(cmd.find(" --iodepth_batch_complete_max=8"), std::string::npos) << cmd;
+  // Polling is the io_uring engine's alone, here as with psync.
+  w.spin_us = 20;
+  EXPECT_FALSE(validate(w, 1 << 20, 512));
+  w.spin_us = 0;
+  w.hipri = true;
+  EXPECT_FALSE(validate(w, 1 << 20, 512));
+  w.engine = BackendKind::io_uring;
+  w.hipri = false;
+  EXPECT_EQ(fio_command_line(w, "/dev/nvme0n1").find("cmd_type"), std::string::npos);
+}
+
 TEST(Workload, FioNotesSayWhatTheLineCannot) {
   Workload w;
   w.rw = Pattern::randread;

@@ -2,6 +2,7 @@
 #include <gtest/gtest.h>
 
 #include <boost/json.hpp>
+#include <array>
 #include <fstream>
 
 #include "devices/write_gate.hpp"
@@ -95,12 +96,38 @@ TEST(EngineOnLoop, RateCapIsHonouredOnADevice) {
 }
 
 namespace {
-// Reads and writes completed on a block device so far (/sys/block/X/stat fields 1 and 5).
-uint64_t completed_ios(const LoopDevice& dev) {
+// The first five fields of a block device's /sys/block/X/stat (1: reads completed, 5: writes completed).
+std::array<uint64_t, 5> block_stat(const LoopDevice& dev) {
   std::ifstream in("/sys/block/" + dev.name() + "/stat");
-  uint64_t f[5] = {};
+  std::array<uint64_t, 5> f{};
   for (auto& v : f) in >> v;
+  return f;
+}
+// Reads and writes completed on a block device so far.
+uint64_t completed_ios(const LoopDevice& dev) {
+  const auto f = block_stat(dev);
   return f[0] + f[4];
+}
+// Writes completed on a block device so far.
+uint64_t completed_writes(const LoopDevice& dev) { return block_stat(dev)[4]; }
+
+// What the engine says when it refuses `w` (for 1 s) on the device opened for reading; checks that
+// it refused with exit 2 before any I/O reached the device.
+diskvet::Error engine_refusal(const LoopDevice& dev, Workload w) {
+  auto t = Target::open(dev.path(), false);
+  if (!t) return t.error();
+  w.runtime_s = 1;
+  auto v = validate(w, t->info().size_bytes, t->info().logical_block_size);
+  if (!v) return v.error();
+  const uint64_t before = completed_ios(dev);
+  auto m = run_workload(*v, *t);
+  EXPECT_EQ(completed_ios(dev), before);
+  if (m) {
+    ADD_FAILURE() << "the engine ran the workload";
+    return {};
+  }
+  EXPECT_EQ(m.error().exit_code(), 2);
+  return m.error();
 }
 }  // namespace
 
@@ -109,19 +136,10 @@ uint64_t completed_ios(const LoopDevice& dev) {
 TEST(EngineOnLoop, PolledCompletionsAreRefusedBeforeAnyIoWhereTheQueueCannotPoll) {
   LoopDevice dev("engine-hipri", 16 << 20);
   REQUIRE_LOOP(dev);
-  auto t = Target::open(dev.path(), false);
-  ASSERT_TRUE(t) << t.error().message();
   Workload w;
   w.hipri = true;
-  w.runtime_s = 1;
-  auto v = validate(w, t->info().size_bytes, t->info().logical_block_size);
-  ASSERT_TRUE(v) << v.error().message();
-  const uint64_t before = completed_ios(dev);
-  auto m = run_workload(*v, *t);
-  ASSERT_FALSE(m);
-  EXPECT_EQ(m.error().exit_code(), 2);
-  EXPECT_NE(m.error().fix.find("nvme.poll_queues"), std::string::npos) << m.error().message();
-  EXPECT_EQ(completed_ios(dev), before);
+  const diskvet::Error refused = engine_refusal(dev, w);
+  EXPECT_NE(refused.fix.find("nvme.poll_queues"), std::string::npos) << refused.message();
 
   run_command({"dd", "if=/dev/urandom", "of=" + dev.path(), "bs=1M", "count=16", "oflag=direct", "status=none"});
   const std::string content = sha256_of(dev.path());
@@ -132,6 +150,32 @@ TEST(EngineOnLoop, PolledCompletionsAreRefusedBeforeAnyIoWhereTheQueueCannotPoll
   EXPECT_NE(r.err.find("io_poll is 0"), std::string::npos) << r.err;
   EXPECT_NE(r.err.find("nvme.poll_queues"), std::string::npos) << r.err;
   EXPECT_EQ(completed_ios(dev), before_cli);
+  EXPECT_EQ(sha256_of(dev.path()), content);
+}
+
+// NVMe passthrough needs a namespace's generic char device: on a loop device the engine (a target
+// without one attached) and `diskvet io --engine io_uring_cmd` (even with consent) refuse before
+// any I/O, and the device is unchanged.
+TEST(EngineOnLoop, PassthroughIsRefusedBeforeAnyIoOnADeviceThatIsNoNvmeNamespace) {
+  LoopDevice dev("engine-uring-cmd", 16 << 20);
+  REQUIRE_LOOP(dev);
+  run_command({"dd", "if=/dev/urandom", "of=" + dev.path(), "bs=1M", "count=16", "oflag=direct", "status=none"});
+  const std::string content = sha256_of(dev.path());
+  Workload w;
+  w.engine = BackendKind::io_uring_cmd;
+  const diskvet::Error refused = engine_refusal(dev, w);
+  EXPECT_NE(refused.what.find("generic char device"), std::string::npos) << refused.message();
+  auto t = Target::open(dev.path(), false);
+  ASSERT_TRUE(t) << t.error().message();
+  EXPECT_FALSE(t->attach_passthrough());
+  // The gate reads the device to judge it (signatures); nothing may write to it.
+  const uint64_t before = completed_writes(dev);
+
+  auto r = run_command({DISKVET_BIN, "io", "--filename", dev.path(), "--destroy-data", dev.path(), "--rw", "randwrite", "--runtime", "1",
+                        "--engine", "io_uring_cmd"});
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  EXPECT_NE(r.err.find("not an NVMe namespace"), std::string::npos) << r.err;
+  EXPECT_EQ(completed_writes(dev), before);
   EXPECT_EQ(sha256_of(dev.path()), content);
 }
 

@@ -1,0 +1,54 @@
+#!/bin/sh
+# Runs in the guest (tests/vm/passthrough.sh types `sh /media/diskvet/passthrough_guest.sh`):
+# diskvet io --engine io_uring_cmd (NVMe passthrough on the namespace's /dev/ngXnY) on QEMU's NVMe.
+# Each step's output is printed between "=== PT NAME BEGIN ===" and "=== PT NAME END rc=N ===" for
+# the host to check. The write through passthrough is checked against the same write through the
+# block device: both with one seed (the same data at the same offsets), the region zeroed between
+# them, so equal checksums read back through the block device mean passthrough wrote every byte.
+set -u
+dev_of() {
+  for b in /sys/block/nvme*n1; do
+    [ "$(tr -d ' ' < "$b/device/serial" 2>/dev/null)" = "$1" ] && { echo "/dev/${b##*/}"; return 0; }
+  done
+  echo "PASSTHRU: no drive with serial $1" >&2
+  return 1
+}
+a=$(dev_of DVPT0A) && b=$(dev_of DVPT0B) || exit 1
+ng=/dev/ng${a#/dev/nvme}
+echo "PASSTHRU drives: $a ($ng) $b"
+ls -l /dev/ng* 2>&1
+out=/tmp/pt
+step() {  # step NAME COMMAND...: runs it, prints its output and exit code between the markers
+  name=$1; shift
+  "$@" > "$out.$name" 2> "$out.$name.err"
+  rc=$?
+  echo "=== PT $name BEGIN ==="
+  cat "$out.$name"
+  echo
+  echo "=== PT $name END rc=$rc ==="
+  cat "$out.$name.err"
+}
+sum() { dd if="$a" bs=64k count=128 iflag=direct 2> /dev/null | md5sum | cut -d' ' -f1; }
+zero() { dd if=/dev/zero of="$a" bs=64k count=128 oflag=direct conv=fsync 2> /dev/null; }
+# 8 MiB sequentially in 64 KiB writes, one job at depth 1: the same data at the same offsets each time.
+write8m="--rw write --bs 64k --iodepth 1 --size 8m --io-size 8m --runtime 120s --randseed 7 --json --destroy-data DVPT0A"
+# shellcheck disable=SC2086
+step block-write diskvet io --filename "$a" --engine io_uring $write8m
+echo "PASSTHRU sum block-write $(sum)"
+zero
+echo "PASSTHRU sum zeroed $(sum)"
+# The generic node named directly: mapped back to its block device, whose serial the consent names.
+# shellcheck disable=SC2086
+step cmd-write diskvet io --filename "$ng" --engine io_uring_cmd $write8m
+echo "PASSTHRU sum cmd-write $(sum)"
+step cmd-read diskvet io --filename "$a" --engine io_uring_cmd --rw randread --bs 4k --iodepth 8 --size 8m --io-size 2m --runtime 120s --json
+# Refusals, none of which may write: consent for another drive, consent naming the char device.
+step other-consent diskvet io --filename "$a" --engine io_uring_cmd --rw write --bs 4k --size 1m --runtime 5s --json --destroy-data DVPT0B
+step ng-consent diskvet io --filename "$ng" --engine io_uring_cmd --rw write --bs 4k --size 1m --runtime 5s --json --destroy-data "$ng"
+echo "PASSTHRU sum refused $(sum)"
+# No generic node under /dev: refused, even for reads.
+majmin=$(cat "/sys/class/nvme-generic/${ng#/dev/}/dev")
+rm "$ng"
+step no-node diskvet io --filename "$a" --engine io_uring_cmd --rw randread --bs 4k --size 1m --runtime 5s --json
+mknod "$ng" c "${majmin%%:*}" "${majmin##*:}"
+echo "PASSTHRU done"
