@@ -2,6 +2,7 @@
 #include "devices/smartctl.hpp"
 
 #include <boost/json.hpp>
+#include <fmt/format.h>
 
 #include "common/child_process.hpp"
 
@@ -48,6 +49,15 @@ void written_attribute(Health& h, const json::value& attr, uint64_t raw, uint64_
   h.ata_written_attribute = std::string(n);
 }
 
+// The ATA attributes whose growth predicts failure, or names a link fault (smart_counters.hpp).
+bool watched_attribute(uint64_t id) { return id == 5 || id == 187 || id == 188 || id == 197 || id == 198 || id == 199; }
+
+std::string attribute_name(const json::value& attr, uint64_t id) {
+  const json::value* name = at(attr, {"name"});
+  if (name && name->is_string()) return fmt::format("ATA attribute {} {}", id, std::string_view(name->as_string()));
+  return fmt::format("ATA attribute {}", id);
+}
+
 }  // namespace
 
 std::optional<Health> parse_smartctl_json(std::string_view text) {
@@ -73,14 +83,21 @@ std::optional<Health> parse_smartctl_json(std::string_view text) {
       if (*id == 197) h.pending_sectors = raw;               // Current_Pending_Sector
       if (*id == 198) offline_uncorrectable = raw;           // Offline_Uncorrectable
       if (*id == 241) written_attribute(h, attr, *raw, logical_block_bytes);
+      if (watched_attribute(*id)) h.smart_counters.push_back({fmt::format("ata-{}", *id), attribute_name(attr, *id), *raw});
     }
     if (reported_uncorrect || offline_uncorrectable)
       h.media_errors = reported_uncorrect.value_or(0) + offline_uncorrectable.value_or(0);
   }
-  if (auto grown = number(at(doc, {"scsi_grown_defect_list"}))) h.reallocated_sectors = grown;
+  if (auto grown = number(at(doc, {"scsi_grown_defect_list"}))) {
+    h.reallocated_sectors = grown;
+    h.smart_counters.push_back({"scsi-grown-defects", "SCSI grown defect list", *grown});
+  }
   auto read_unc = number(at(doc, {"scsi_error_counter_log", "read", "total_uncorrected_errors"}));
   auto write_unc = number(at(doc, {"scsi_error_counter_log", "write", "total_uncorrected_errors"}));
   if (read_unc || write_unc) h.media_errors = read_unc.value_or(0) + write_unc.value_or(0);
+  for (const char* dir : {"read", "write", "verify"})
+    if (auto unc = number(at(doc, {"scsi_error_counter_log", dir, "total_uncorrected_errors"})))
+      h.smart_counters.push_back({fmt::format("scsi-{}-uncorrected", dir), fmt::format("SCSI error counter log: {} uncorrected errors", dir), *unc});
   if (auto used = number(at(doc, {"scsi_percentage_used_endurance_indicator"})))
     h.percentage_used = static_cast<uint8_t>(std::min<uint64_t>(*used, 255));
   return h;

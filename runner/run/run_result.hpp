@@ -10,6 +10,7 @@
 
 #include "devices/device.hpp"
 #include "devices/nvme_error_log.hpp"
+#include "devices/smart_counters.hpp"
 #include "devices/write_accounting.hpp"
 #include "runner/analysis/host_cpu.hpp"
 #include "runner/analysis/knee.hpp"
@@ -151,6 +152,8 @@ struct DeviceResult {
   std::optional<devices::WriteAccounting> write_accounting;
   // The NVMe Error Information log entries the run added, each judged (issue 26).
   std::optional<devices::ErrorLogReview> error_log;
+  // SATA/SAS failure-predicting counters that grew during the run (issue 26).
+  std::optional<devices::SmartCounterReview> smart_counters;
   PurgeRecord purge;
   PreconditionRecord precondition;
   ProbeRecord probe;
