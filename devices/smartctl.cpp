@@ -103,20 +103,80 @@ std::optional<Health> parse_smartctl_json(std::string_view text) {
   return h;
 }
 
+namespace {
+
+// ATA self-test log entry status, bits 7:4 (ATA/ACS, SMART self-test log descriptor; smartctl's words).
+SelfTestResult ata_self_test_result(uint64_t status) {
+  switch (status) {
+    case 0x0: return SelfTestResult::passed;
+    case 0x1:   // aborted by the host
+    case 0x2:   // interrupted by a reset
+      return SelfTestResult::aborted;
+    default: return SelfTestResult::failed;  // 3h fatal, 4h-8h a failed element, reserved: fail closed
+  }
+}
+
+}  // namespace
+
+std::optional<SmartctlSelfTestState> parse_smartctl_self_test(std::string_view text) {
+  boost::system::error_code ec;
+  json::value doc = json::parse(text, ec);
+  if (ec || !doc.is_object()) return std::nullopt;
+  const json::value* data = at(doc, {"ata_smart_data"});
+  if (!data || !data->is_object()) return std::nullopt;
+  SmartctlSelfTestState s;
+  const json::value* supported = at(*data, {"capabilities", "self_tests_supported"});
+  s.supported = supported && supported->is_bool() && supported->as_bool();
+  if (auto m = number(at(*data, {"self_test", "polling_minutes", "short"}))) s.short_min = static_cast<double>(*m);
+  if (auto m = number(at(*data, {"self_test", "polling_minutes", "extended"}))) s.extended_min = static_cast<double>(*m);
+  if (auto status = number(at(*data, {"self_test", "status", "value"})); status && (*status >> 4) == 0xf) {
+    s.running = true;
+    // The low nibble counts the remaining work in tenths; smartctl also states it in percent.
+    const auto remaining = number(at(*data, {"self_test", "status", "remaining_percent"})).value_or((*status & 0xf) * 10);
+    s.percent_done = 100.0 - static_cast<double>(std::min<uint64_t>(remaining, 100));
+  }
+  const json::value* table = at(doc, {"ata_smart_self_test_log", "standard", "table"});
+  if (table && table->is_array() && !table->as_array().empty()) {
+    const json::value& e = table->as_array().front();
+    SelfTestLogEntry entry;
+    const uint64_t status = number(at(e, {"status", "value"})).value_or(0xff);
+    entry.result = ata_self_test_result(status >> 4);
+    const json::value* kind = at(e, {"type", "string"});
+    const json::value* words = at(e, {"status", "string"});
+    entry.words = fmt::format("{}: {} (status {:x}h)", kind && kind->is_string() ? std::string(kind->as_string()) : std::string("self-test"),
+                              words && words->is_string() ? std::string(words->as_string()) : std::string("no words"), status >> 4);
+    entry.power_on_hours = number(at(e, {"lifetime_hours"}));
+    entry.failing_lba = number(at(e, {"lba"}));
+    if (entry.failing_lba) entry.words += fmt::format(", first failing LBA {}", *entry.failing_lba);
+    if (entry.power_on_hours) entry.words += fmt::format(", at {} power-on hours", *entry.power_on_hours);
+    s.newest = std::move(entry);
+  }
+  return s;
+}
+
 // One hung drive must not hang every health read: smartctl runs as a child with a deadline, and a
 // smartctl that has not finished by then is killed (and left for init when the kernel holds it).
-std::optional<Health> run_smartctl(const std::string& node, std::chrono::milliseconds deadline) {
-  auto child = ChildProcess::spawn({"smartctl", "--json=c", "-a", "-n", "standby", node}, SpawnOptions{.pipe_stdout = true});
+std::optional<SmartctlOutput> smartctl_output(const std::vector<std::string>& args, std::chrono::milliseconds deadline) {
+  std::vector<std::string> argv{"smartctl"};
+  argv.insert(argv.end(), args.begin(), args.end());
+  auto child = ChildProcess::spawn(argv, SpawnOptions{.pipe_stdout = true});
   if (!child) return std::nullopt;  // not installed
-  std::string text = child->read_rest(static_cast<int>(deadline.count()));
+  SmartctlOutput out;
+  out.text = child->read_rest(static_cast<int>(deadline.count()));
   auto code = child->wait_for(1000);
   if (!code) {
     child->stop(1000);
-    return std::nullopt;  // did not answer in time: health unknown, which is never healthy
+    return std::nullopt;  // did not answer in time
   }
+  out.exit_status = *code;
+  return out;
+}
+
+std::optional<Health> run_smartctl(const std::string& node, std::chrono::milliseconds deadline) {
+  auto out = smartctl_output({"--json=c", "-a", "-n", "standby", node}, deadline);
   // Exit status bits 0 and 1: bad command line, or the device could not be opened (smartctl(8)).
-  if (*code < 0 || *code >= 128 || (*code & 0x3)) return std::nullopt;
-  return parse_smartctl_json(text);
+  if (!out || out->exit_status < 0 || out->exit_status >= 128 || (out->exit_status & 0x3)) return std::nullopt;
+  return parse_smartctl_json(out->text);
 }
 
 }  // namespace diskvet::devices
