@@ -260,6 +260,20 @@ void tag_invoke(json::value_from_tag, json::value& v, const SmartCounterReview& 
                    {"inconclusive", strings(r.inconclusive)}};
 }
 
+void tag_invoke(json::value_from_tag, json::value& v, const SelfTestOutcome& o) {
+  json::object j{{"type", to_string(o.type)}, {"source", o.source}, {"result", to_string(o.result)}, {"passed", o.passed()},
+                 {"words", o.words}, {"timeout_min", o.timeout_min}, {"elapsed_s", o.elapsed_s}, {"last_percent", o.last_percent},
+                 {"polls", o.polls}};
+  put(j, "estimate_min", o.estimate_min);
+  put_text(j, "estimate_source", o.estimate_source);
+  if (o.entry) {
+    put(j, "failed_segment", o.entry->failed_segment);
+    put(j, "failing_lba", o.entry->failing_lba);
+    put(j, "power_on_hours", o.entry->power_on_hours);
+  }
+  v = std::move(j);
+}
+
 Device tag_invoke(json::value_to_tag<Device>, const json::value& v) {
   Device d;
   const json::object* o = v.if_object();

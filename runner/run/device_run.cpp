@@ -18,6 +18,7 @@
 #include "runner/run/probe.hpp"
 #include "runner/run/purge.hpp"
 #include "runner/run/run_monitor.hpp"
+#include "runner/run/self_test_step.hpp"
 #include "runner/run/suite_run.hpp"
 #include "runner/run/test_verdicts.hpp"
 #include "runner/run/workload_run.hpp"
@@ -154,7 +155,8 @@ Status plan_verify_memory(RunPlan& plan) {
   return ok_status();
 }
 
-DeviceResult run_device(DevicePlan& d, const suites::Suite& suite, const RunOptions& opt, const RunHooks& hooks, RunEvents& ev) {
+DeviceResult run_device(DevicePlan& d, const suites::Suite& suite, const RunOptions& opt, const RunHooks& hooks, RunEvents& ev,
+                        const std::optional<devices::SelfTestOutcome>& self_test_before) {
   DeviceResult res;
   res.device = d.device;
   res.started = utc_now_iso8601();
@@ -212,6 +214,9 @@ DeviceResult run_device(DevicePlan& d, const suites::Suite& suite, const RunOpti
 
   // Every address is real storage before anything is measured on it: first on a device the run writes.
   std::vector<Rollup> test_rollups;
+  res.self_test_before = self_test_before;
+  if (self_test_before)
+    if (auto r = self_test_rollup(*self_test_before, "before")) test_rollups.push_back(*r);
   if (suite.address_probe.enabled && writable && !stopped()) {
     ev.on_phase(PhaseEvent{dev, Phase::capacity_probe, "", -1, ""});
     std::string error;
