@@ -119,7 +119,18 @@ SelfTestSupport NvmeSelfTest::support(SelfTestType type) {
   return s;
 }
 
+namespace {
+
+std::optional<std::vector<uint8_t>> result_bytes(const std::optional<std::vector<uint8_t>>& raw) {
+  if (!raw || raw->size() < kSelfTestLogBytes) return std::nullopt;
+  return std::vector<uint8_t>(raw->begin() + 4, raw->begin() + kSelfTestLogBytes);
+}
+
+}  // namespace
+
 Status NvmeSelfTest::start(SelfTestType type) {
+  results_before_ = result_bytes(admin_->self_test_log());
+  seen_running_ = false;
   const int rc = admin_->device_self_test(type == SelfTestType::short_test ? kStcShort : kStcExtended);
   if (rc == 0) return ok_status();
   if (rc > 0) return runtime_error("Device Self-test", fmt::format("the controller refused it: NVMe status {:#x}", rc));
@@ -133,8 +144,14 @@ Result<SelfTestPoll> NvmeSelfTest::poll() {
   if (!log) return runtime_error("Device Self-test log (06h)", fmt::format("{} bytes, shorter than the log page", raw->size()));
   SelfTestPoll p;
   p.running = log->current_operation != 0;
+  seen_running_ = seen_running_ || p.running;
   if (p.running) p.percent_done = log->completion_pct;
-  else if (!log->results.empty()) p.newest = self_test_log_entry(log->results.front());
+  else if (!seen_running_ && results_before_ && result_bytes(raw) == results_before_) {
+    p.running = true;  // not started yet: the log still ends with an older test
+    p.percent_done = 0;
+  } else if (!log->results.empty()) {
+    p.newest = self_test_log_entry(log->results.front());
+  }
   return p;
 }
 

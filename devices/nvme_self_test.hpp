@@ -67,12 +67,16 @@ class NvmeSelfTest final : public SelfTestDevice {
   // OACS bit 4 says whether the controller has the command; EDSTT (Identify Controller bytes
   // 317:316) is the extended test's time in minutes; the short test is specified at 2 minutes.
   SelfTestSupport support(SelfTestType type) override;
+  // Reads the log before the command: until the controller shows the new test running or its log
+  // changes, the newest entry is an older test's, and the test counts as not yet started.
   Status start(SelfTestType type) override;
   Result<SelfTestPoll> poll() override;
   Status abort() override;
 
  private:
   std::unique_ptr<NvmeSelfTestAdmin> admin_;
+  std::optional<std::vector<uint8_t>> results_before_;  // the log's result descriptors before the start
+  bool seen_running_ = false;
 };
 
 // libnvme on the device's controller (nvme.cpp); nullptr when it cannot be opened.

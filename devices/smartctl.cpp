@@ -136,6 +136,7 @@ std::optional<SmartctlSelfTestState> parse_smartctl_self_test(std::string_view t
     s.percent_done = 100.0 - static_cast<double>(std::min<uint64_t>(remaining, 100));
   }
   const json::value* table = at(doc, {"ata_smart_self_test_log", "standard", "table"});
+  if (table) s.log_text = json::serialize(*table);
   if (table && table->is_array() && !table->as_array().empty()) {
     const json::value& e = table->as_array().front();
     SelfTestLogEntry entry;

@@ -29,6 +29,7 @@ struct SmartctlSelfTestState {
   bool running = false;
   std::optional<double> percent_done;
   std::optional<SelfTestLogEntry> newest;
+  std::string log_text;  // the self-test log's table as smartctl gave it: a new entry changes it
 };
 std::optional<SmartctlSelfTestState> parse_smartctl_self_test(std::string_view json_text);
 

@@ -49,6 +49,9 @@ SelfTestSupport SmartctlSelfTest::support(SelfTestType type) {
 }
 
 Status SmartctlSelfTest::start(SelfTestType type) {
+  auto before = read_state(node_);
+  log_before_ = before ? std::optional<std::string>(before->log_text) : std::nullopt;
+  seen_running_ = false;
   return run(node_, {"-t", type == SelfTestType::short_test ? "short" : "long", node_}, type == SelfTestType::short_test ? "-t short" : "-t long");
 }
 
@@ -58,7 +61,13 @@ Result<SelfTestPoll> SmartctlSelfTest::poll() {
   SelfTestPoll p;
   p.running = state->running;
   p.percent_done = state->percent_done;
-  if (!p.running) p.newest = state->newest;
+  seen_running_ = seen_running_ || p.running;
+  if (!p.running && !seen_running_ && log_before_ == state->log_text) {
+    p.running = true;  // not started yet: the log still ends with an older test
+    p.percent_done = 0;
+  } else if (!p.running) {
+    p.newest = state->newest;
+  }
   return p;
 }
 

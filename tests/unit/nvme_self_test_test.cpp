@@ -64,8 +64,11 @@ struct Fixture {
   }
 };
 
-std::unique_ptr<FakeAdmin> admin(std::initializer_list<const char*> page_names) {
+// A fake whose log is empty before the test starts (the page read before the command), then answers
+// with the pages named.
+std::unique_ptr<FakeAdmin> admin(std::initializer_list<const char*> page_names, const char* before = "empty") {
   auto a = std::make_unique<FakeAdmin>();
+  a->pages.push_back(recorded(before));
   for (const char* n : page_names) a->pages.push_back(recorded(n));
   return a;
 }
@@ -129,6 +132,15 @@ TEST(NvmeSelfTest, ATestRunningPastItsTimeIsAbortedAndTimedOut) {
   EXPECT_GT(f.now_s, 15 * 60);
   EXPECT_EQ(f.sent, (std::vector<uint8_t>{0x2, 0xf}));  // started, then aborted with STC Fh
   EXPECT_NE(o.words.find("past the drive's estimate of 10 min (NVMe EDSTT)"), std::string::npos) << o.words;
+}
+
+TEST(NvmeSelfTest, AnOlderResultInAnUnchangedLogIsNeverTakenForTheNewTest) {
+  // The controller never shows the test running and its log keeps the older passed test on top:
+  // that is not this test's pass; it ends as a time-out.
+  Fixture f;
+  auto o = f.run(admin({"passed-short"}, "passed-short"), SelfTestType::short_test);
+  EXPECT_EQ(o.result, SelfTestResult::timed_out) << o.words;
+  EXPECT_EQ(f.sent, (std::vector<uint8_t>{0x1, 0xf}));
 }
 
 TEST(NvmeSelfTest, AnInterruptAbortsTheRunningTest) {

@@ -113,6 +113,15 @@ TEST(SmartctlSelfTest, ATestPastItsPollingTimeIsAbortedWithDashX) {
   EXPECT_EQ(drive.log(), "start short /dev/sdq\nabort /dev/sdq\n");
 }
 
+TEST(SmartctlSelfTest, AnOlderResultInAnUnchangedLogIsNeverTakenForTheNewTest) {
+  // The drive never shows the test running and its log still has the older short test on top.
+  Drive drive("selftest-idle.json", "selftest-idle.json", "selftest-idle.json");
+  double now = 0;
+  auto o = run(SelfTestType::short_test, now);
+  EXPECT_EQ(o.result, SelfTestResult::timed_out) << o.words;
+  EXPECT_EQ(drive.log(), "start short /dev/sdq\nabort /dev/sdq\n");
+}
+
 TEST(SmartctlSelfTest, AnInterruptAbortsIt) {
   Drive drive("selftest-idle.json", "selftest-running.json", "selftest-running.json");
   double now = 0;
