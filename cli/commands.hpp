@@ -26,6 +26,7 @@ Action register_fleet(CLI::App& app);
 Action register_tui(CLI::App& app);
 Action register_gate(CLI::App& app);
 Action register_probe_capacity(CLI::App& app);
+Action register_selftest(CLI::App& app);
 
 // Prints "diskvet: <message>" on stderr and returns the exit code for it.
 int fail(const Error& e);

@@ -28,6 +28,7 @@ int main(int argc, char** argv) {
       {"tui", diskvet::cli::register_tui(app)},
       {"gate", diskvet::cli::register_gate(app)},
       {"probe-capacity", diskvet::cli::register_probe_capacity(app)},
+      {"selftest", diskvet::cli::register_selftest(app)},
   };
   // A bare `diskvet` on a terminal is the appliance's face: the TUI.
   const bool bare_on_terminal = argc == 1 && isatty(STDIN_FILENO) && isatty(STDOUT_FILENO);

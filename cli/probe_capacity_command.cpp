@@ -65,13 +65,7 @@ Result<PlanRequest> probe_request(const ProbeCliOptions& o) {
 int probe_capacity_command(const ProbeCliOptions& o) {
   auto request = probe_request(o);
   if (!request) return fail(request.error());
-  install_signal_handlers();  // an interrupt during the plan ends the run before its first write (run_command.cpp)
-  auto planned = build_plan(std::move(*request));
-  if (!planned) return fail(planned.error());
-  // No performance limits to judge: the probe's own verdict is the device's, not "measurement only".
-  planned->plan.options.measurement_only = false;
-  for (auto& d : planned->plan.devices) d.profile_reason = "none needed: the capacity probe judges addresses, not performance";
-  return run_planned(*planned, o.quiet, "");
+  return run_self_judging_step(std::move(*request), "none needed: the capacity probe judges addresses, not performance", o.quiet);
 }
 
 }  // namespace

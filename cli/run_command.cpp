@@ -190,6 +190,15 @@ int run_planned(PlannedRun& run, bool quiet, const std::string& logs_dir) {
   return result.exit_code();
 }
 
+int run_self_judging_step(PlanRequest request, const std::string& profile_reason, bool quiet) {
+  install_signal_handlers();  // an interrupt during the plan ends the run before its first step
+  auto planned = build_plan(std::move(request));
+  if (!planned) return fail(planned.error());
+  planned->plan.options.measurement_only = false;
+  for (auto& d : planned->plan.devices) d.profile_reason = profile_reason;
+  return run_planned(*planned, quiet, "");
+}
+
 Action register_run(CLI::App& app) {
   auto o = std::make_shared<RunCliOptions>();
   CLI::App* run = app.add_subcommand("run", "Run an acceptance suite on devices and judge them against a profile's limits");

@@ -13,6 +13,14 @@ namespace diskvet::devices {
 
 enum class DeviceKind { nvme, scsi, virtio, loop, zram, md, dm, other };
 
+// A SATA/SAS counter that predicts failure, as `smartctl --json` reported it; compared across a run
+// by smart_counters.hpp.
+struct SmartCounter {
+  std::string key;   // "ata-5", "scsi-grown-defects", "scsi-read-uncorrected"
+  std::string name;  // "ATA attribute 5 Reallocated_Sector_Ct", "SCSI grown defect list"
+  uint64_t raw = 0;
+};
+
 // Health as far as it is known; a field that could not be read is nullopt, never zero.
 struct Health {
   bool known = false;  // false: no SMART/health source (the report says "unknown", never "healthy")
@@ -20,6 +28,9 @@ struct Health {
   std::optional<bool> smart_passed;  // SATA/SAS: smartctl's overall self-assessment
   std::optional<uint64_t> reallocated_sectors;  // SATA attribute 5 / SAS grown defect list
   std::optional<uint64_t> pending_sectors;      // SATA attribute 197
+  // SATA attributes 5, 187, 188, 197, 198, 199 and SAS grown defects and uncorrected errors, each
+  // as the drive counts it; empty without smartctl.
+  std::vector<SmartCounter> smart_counters;
   std::optional<uint8_t> critical_warning;
   std::optional<double> temperature_c;
   std::optional<double> warning_temp_c;

@@ -79,6 +79,11 @@ void tag_invoke(json::value_from_tag, json::value& v, const Health& h) {
   put(o, "thermal_transitions", h.thermal_transitions);
   put(o, "reallocated_sectors", h.reallocated_sectors);
   put(o, "pending_sectors", h.pending_sectors);
+  if (!h.smart_counters.empty()) {
+    json::array counters;
+    for (const auto& c : h.smart_counters) counters.push_back(json::object{{"key", c.key}, {"name", c.name}, {"raw", c.raw}});
+    o["smart_counters"] = std::move(counters);
+  }
   put(o, "ata_written_units", h.ata_written_units);
   if (h.ata_written_units) {
     o["ata_written_unit_bytes"] = h.ata_written_unit_bytes;
@@ -113,6 +118,15 @@ Health tag_invoke(json::value_to_tag<Health>, const json::value& v) {
   get(*o, "thermal_transitions", h.thermal_transitions);
   get(*o, "reallocated_sectors", h.reallocated_sectors);
   get(*o, "pending_sectors", h.pending_sectors);
+  if (auto* cs = o->if_contains("smart_counters"); cs && cs->is_array())
+    for (const auto& c : cs->as_array())
+      if (const json::object* co = c.if_object()) {
+        SmartCounter sc;
+        get_text(*co, "key", sc.key);
+        get_text(*co, "name", sc.name);
+        get_plain(*co, "raw", sc.raw);
+        h.smart_counters.push_back(std::move(sc));
+      }
   get(*o, "ata_written_units", h.ata_written_units);
   get_plain(*o, "ata_written_unit_bytes", h.ata_written_unit_bytes);
   get_text(*o, "ata_written_attribute", h.ata_written_attribute);
@@ -236,6 +250,28 @@ void tag_invoke(json::value_from_tag, json::value& v, const ErrorLogReview& r) {
   }
   v = json::object{{"new_entries", r.new_entries}, {"unseen", r.unseen}, {"entries", std::move(entries)},
                    {"problems", strings(r.problems)}, {"notes", strings(r.notes)}};
+}
+
+void tag_invoke(json::value_from_tag, json::value& v, const SmartCounterReview& r) {
+  json::array findings;
+  for (const auto& f : r.findings)
+    findings.push_back(json::object{{"key", f.key}, {"name", f.name}, {"before", f.before}, {"after", f.after}, {"fails", f.fails}, {"words", f.words}});
+  v = json::object{{"compared", r.compared}, {"findings", std::move(findings)}, {"problems", strings(r.problems)},
+                   {"inconclusive", strings(r.inconclusive)}};
+}
+
+void tag_invoke(json::value_from_tag, json::value& v, const SelfTestOutcome& o) {
+  json::object j{{"type", to_string(o.type)}, {"source", o.source}, {"result", to_string(o.result)}, {"passed", o.passed()},
+                 {"words", o.words}, {"timeout_min", o.timeout_min}, {"elapsed_s", o.elapsed_s}, {"last_percent", o.last_percent},
+                 {"polls", o.polls}};
+  put(j, "estimate_min", o.estimate_min);
+  put_text(j, "estimate_source", o.estimate_source);
+  if (o.entry) {
+    put(j, "failed_segment", o.entry->failed_segment);
+    put(j, "failing_lba", o.entry->failing_lba);
+    put(j, "power_on_hours", o.entry->power_on_hours);
+  }
+  v = std::move(j);
 }
 
 Device tag_invoke(json::value_to_tag<Device>, const json::value& v) {

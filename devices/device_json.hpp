@@ -7,6 +7,8 @@
 #include "devices/device.hpp"
 #include "devices/health.hpp"
 #include "devices/nvme_error_log.hpp"
+#include "devices/self_test.hpp"
+#include "devices/smart_counters.hpp"
 #include "devices/write_accounting.hpp"
 
 namespace diskvet::devices {
@@ -19,6 +21,8 @@ void tag_invoke(boost::json::value_from_tag, boost::json::value& v, const FileSy
 void tag_invoke(boost::json::value_from_tag, boost::json::value& v, const HealthDelta& d);
 void tag_invoke(boost::json::value_from_tag, boost::json::value& v, const WriteAccounting& a);
 void tag_invoke(boost::json::value_from_tag, boost::json::value& v, const ErrorLogReview& r);
+void tag_invoke(boost::json::value_from_tag, boost::json::value& v, const SmartCounterReview& r);
+void tag_invoke(boost::json::value_from_tag, boost::json::value& v, const SelfTestOutcome& o);
 // The reverse, for reading saved reports; unknown members are ignored, missing ones stay unknown.
 Health tag_invoke(boost::json::value_to_tag<Health>, const boost::json::value& v);
 Device tag_invoke(boost::json::value_to_tag<Device>, const boost::json::value& v);

@@ -59,7 +59,11 @@ HealthDelta health_delta(const Health& before, const Health& after) {
   note_sample(d, before);
   note_sample(d, after);
   d.became_unhealthy = before.healthy() && after.known && !after.healthy();
-  if (d.new_media_errors.value_or(0)) d.problems.push_back(fmt::format("{} new media and data integrity errors", *d.new_media_errors));
+  // smartctl's media errors are attributes 187 + 198 (or SAS uncorrected errors): when both
+  // snapshots carry the counters, review_smart_counters names each one, so they are not said twice.
+  const bool counters_named = !before.smart_counters.empty() && !after.smart_counters.empty();
+  if (d.new_media_errors.value_or(0) && !counters_named)
+    d.problems.push_back(fmt::format("{} new media and data integrity errors", *d.new_media_errors));
   if (d.new_thermal_transitions.value_or(0))
     d.problems.push_back(fmt::format("{} thermal-management transitions (throttling) during the run", *d.new_thermal_transitions));
   if (d.new_critical_temp_time_min.value_or(0))

@@ -13,6 +13,7 @@
 
 #include "common/fd.hpp"
 #include "devices/nvme_error_log.hpp"
+#include "devices/nvme_self_test.hpp"
 
 namespace diskvet::devices {
 
@@ -33,6 +34,49 @@ std::optional<std::vector<std::array<uint8_t, kErrorLogEntryBytes>>> read_error_
   return out;
 }
 
+// Opens the device's controller (d.nvme_controller), else the namespace node itself.
+UniqueFd open_controller(const Device& d) {
+  UniqueFd fd;
+  if (!d.nvme_controller.empty()) fd.reset(::open(("/dev/" + d.nvme_controller).c_str(), O_RDONLY | O_CLOEXEC));
+  if (!fd.valid()) fd.reset(::open(d.path.c_str(), O_RDONLY | O_CLOEXEC));
+  return fd;
+}
+
+// How long one self-test admin command may take: it starts the test and returns, it does not run it.
+constexpr uint32_t kSelfTestCommandTimeoutMs = 30000;
+
+class LibnvmeSelfTestAdmin final : public NvmeSelfTestAdmin {
+ public:
+  explicit LibnvmeSelfTestAdmin(UniqueFd fd) : fd_(std::move(fd)) {}
+  std::optional<NvmeController> identify() override {
+    struct nvme_id_ctrl id{};
+    if (nvme_identify_ctrl(fd_.get(), &id) != 0) return std::nullopt;
+    return parse_identify_controller(bytes(id));
+  }
+  int device_self_test(uint8_t stc) override {
+    __u32 result = 0;
+    nvme_dev_self_test_args args{};
+    args.result = &result;
+    args.args_size = sizeof(args);
+    args.fd = fd_.get();
+    args.timeout = kSelfTestCommandTimeoutMs;
+    args.nsid = NVME_NSID_ALL;
+    args.stc = static_cast<nvme_dst_stc>(stc);
+    const int rc = nvme_dev_self_test(&args);
+    return rc < 0 ? -errno : rc;
+  }
+  std::optional<std::vector<uint8_t>> self_test_log() override {
+    struct nvme_self_test_log log{};
+    static_assert(sizeof(log) == kSelfTestLogBytes);
+    if (nvme_get_log_device_self_test(fd_.get(), &log) != 0) return std::nullopt;
+    auto b = bytes(log);
+    return std::vector<uint8_t>(b.begin(), b.end());
+  }
+
+ private:
+  UniqueFd fd_;
+};
+
 struct TreeFree {
   void operator()(nvme_root* r) const { nvme_free_tree(r); }
 };
@@ -40,9 +84,7 @@ struct TreeFree {
 }  // namespace
 
 std::optional<NvmeReading> read_nvme(const Device& d) {
-  UniqueFd fd;
-  if (!d.nvme_controller.empty()) fd.reset(::open(("/dev/" + d.nvme_controller).c_str(), O_RDONLY | O_CLOEXEC));
-  if (!fd.valid()) fd.reset(::open(d.path.c_str(), O_RDONLY | O_CLOEXEC));
+  UniqueFd fd = open_controller(d);
   if (!fd.valid()) return std::nullopt;
 
   // libnvme returns 0, a positive NVMe status, or -1 with errno.
@@ -75,6 +117,12 @@ std::optional<NvmeReading> read_nvme(const Device& d) {
   static_assert(sizeof(fw) == kLogPageBytes);
   if (nvme_get_log_fw_slot(fd.get(), false, &fw) == 0) r.firmware = parse_firmware_slot_log(bytes(fw));
   return r;
+}
+
+std::unique_ptr<NvmeSelfTestAdmin> open_nvme_self_test_admin(const Device& d) {
+  UniqueFd fd = open_controller(d);
+  if (!fd.valid()) return nullptr;
+  return std::make_unique<LibnvmeSelfTestAdmin>(std::move(fd));
 }
 
 void apply(Device& d, const NvmeReading& r) {

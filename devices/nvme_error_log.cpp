@@ -6,16 +6,11 @@
 #include <algorithm>
 #include <cstring>
 
+#include "devices/little_endian.hpp"
+
 namespace diskvet::devices {
 
 namespace {
-
-template <typename T>
-T le(std::span<const uint8_t> b, size_t off) {
-  T v = 0;
-  for (size_t i = 0; i < sizeof(T); ++i) v |= static_cast<T>(static_cast<T>(b[off + i]) << (8 * i));
-  return v;
-}
 
 struct StatusName {
   uint8_t sct, sc;

@@ -84,6 +84,7 @@ std::optional<NvmeController> parse_identify_controller(std::span<const uint8_t>
   c.sanicap = le32toh(id->sanicap);
   c.namespace_count = le32toh(id->nn);
   c.error_log_entries = static_cast<uint16_t>(id->elpe + 1);
+  c.edstt_min = le16toh(id->edstt);
   c.fna = id->fna;
   return c;
 }

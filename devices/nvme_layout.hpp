@@ -27,9 +27,11 @@ struct NvmeController {
   uint16_t critical_temp_k = 0;  // CCTEMP, kelvin
   uint32_t namespace_count = 0;  // NN
   uint16_t error_log_entries = 1;  // ELPE + 1: how many Error Information log entries the controller keeps
+  uint16_t edstt_min = 0;   // EDSTT: the extended device self-test's time in minutes; 0: not reported
   bool format_supported() const { return oacs & 0x2; }          // OACS bit 1
   bool firmware_download_supported() const { return oacs & 0x4; }  // OACS bit 2
   bool namespace_management() const { return oacs & 0x8; }      // OACS bit 3
+  bool self_test_supported() const { return oacs & 0x10; }       // OACS bit 4: Device Self-test
   bool sanitize_crypto_erase() const { return sanicap & 0x1; }
   bool sanitize_block_erase() const { return sanicap & 0x2; }
   bool sanitize_overwrite() const { return sanicap & 0x4; }

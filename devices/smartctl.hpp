@@ -5,8 +5,10 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "devices/device.hpp"
+#include "devices/self_test.hpp"
 
 namespace diskvet::devices {
 
@@ -15,10 +17,34 @@ namespace diskvet::devices {
 // output says nothing about SMART (not supported, or the device could not be opened).
 std::optional<Health> parse_smartctl_json(std::string_view json_text);
 
+// An ATA drive's self-test state from `smartctl --json -c -l selftest`: whether it runs self-tests
+// (ata_smart_data.capabilities.self_tests_supported), its recommended polling times
+// (ata_smart_data.self_test.polling_minutes), whether one is running and how far
+// (ata_smart_data.self_test.status: value F_h in progress, remaining_percent), and the self-test log's
+// newest entry (ata_smart_self_test_log.standard.table[0]). nullopt when the output says nothing of an
+// ATA drive's SMART data.
+struct SmartctlSelfTestState {
+  bool supported = false;
+  std::optional<double> short_min, extended_min;
+  bool running = false;
+  std::optional<double> percent_done;
+  std::optional<SelfTestLogEntry> newest;
+  std::string log_text;  // the self-test log's table as smartctl gave it: a new entry changes it
+};
+std::optional<SmartctlSelfTestState> parse_smartctl_self_test(std::string_view json_text);
+
 // How long one smartctl may take (a SCSI drive spinning up answers in seconds; a hung one never).
 inline constexpr std::chrono::milliseconds kSmartctlDeadline{15000};
 // smartctl's health of the device at `node` (never waking a disk in standby); nullopt when smartctl is missing, failed, or did not
 // answer within kSmartctlDeadline (it is killed then).
 std::optional<Health> run_smartctl(const std::string& node, std::chrono::milliseconds deadline = kSmartctlDeadline);
+
+// One smartctl run (argv after "smartctl"): its exit status and standard output; nullopt when it is
+// not installed or did not end within the deadline (it is killed then).
+struct SmartctlOutput {
+  int exit_status = 0;
+  std::string text;
+};
+std::optional<SmartctlOutput> smartctl_output(const std::vector<std::string>& args, std::chrono::milliseconds deadline = kSmartctlDeadline);
 
 }  // namespace diskvet::devices

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "common/error.hpp"
+#include "devices/self_test.hpp"
 #include "runner/analysis/steady_state.hpp"
 #include "runner/analysis/throttle.hpp"
 #include "runner/io/workload.hpp"
@@ -58,6 +59,14 @@ struct AddressProbeSpec {
   bool enabled = false;
   uint64_t budget_bytes = 0;  // probe blocks; 0: min(1 GiB, 0.1% of the capacity)
   uint64_t flush_bytes = 0;   // written between writing and reading back; 0: min(256 MiB, capacity / 16)
+};
+
+// The drive's own self-tests around the run (devices/self_test.hpp): `before` once health is read and
+// before anything is written, `after` once every device's tests ended; each on every device of the
+// run in parallel. "none" skips one.
+struct SelfTestSpec {
+  devices::SelfTestType before = devices::SelfTestType::none;
+  devices::SelfTestType after = devices::SelfTestType::none;
 };
 
 // A queue-depth/job sweep: steps run in order until IOPS gain less than min_gain_pct over the last.
@@ -115,6 +124,7 @@ struct Suite {
   SteadyStateSpec steady_state;
   ProbeSpec probe;
   AddressProbeSpec address_probe;
+  SelfTestSpec self_test;
   MonitorSpec monitor;
   std::vector<TestSpec> tests;
 };

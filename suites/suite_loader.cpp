@@ -241,6 +241,16 @@ Result<Suite> parse_suite(std::string_view text, const std::string& file) {
     r.size("flush", a.flush_bytes, 64 * 1024, uint64_t{1} << 40);
     r.finish();
   }
+  if (const json::object* o = top.object("self_test")) {
+    StrictReader r(*o, file, "self_test", &err);
+    for (auto [key, out] : {std::pair{"before", &s.self_test.before}, std::pair{"after", &s.self_test.after}}) {
+      std::string kind(devices::to_string(*out));
+      r.string(key, kind);
+      if (auto t = devices::parse_self_test_type(kind)) *out = *t;
+      else r.fail(key, fmt::format("'{}' is not a self-test", kind), "use \"short\", \"extended\" or \"none\"");
+    }
+    r.finish();
+  }
 
   if (const json::object* o = top.object("monitor")) {
     StrictReader r(*o, file, "monitor", &err);
@@ -266,7 +276,9 @@ Result<Suite> parse_suite(std::string_view text, const std::string& file) {
   }
 
   const json::array* tests = top.array("tests", !s.placeholder);
-  if (tests && tests->empty() && !s.placeholder) top.fail("tests", "is empty", "list at least one test");
+  // A suite of the drive's own self-tests alone (as `diskvet selftest` runs) needs no test of diskvet's.
+  const bool self_tests = s.self_test.before != devices::SelfTestType::none || s.self_test.after != devices::SelfTestType::none;
+  if (tests && tests->empty() && !s.placeholder && !self_tests) top.fail("tests", "is empty", "list at least one test, or a self_test");
   std::set<std::string> ids;
   for (size_t i = 0; tests && i < tests->size() && !err; ++i) {
     std::string where = fmt::format("tests[{}]", i);

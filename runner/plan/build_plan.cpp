@@ -242,6 +242,7 @@ RunHooks device_run_hooks() {
   };
   // Called by the runner only for targets the gate opened for writing; else discard, else none.
   hooks.nvme_purge = purge_nvme;
+  hooks.self_test = devices::open_self_test;
   return hooks;
 }
 

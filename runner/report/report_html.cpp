@@ -8,6 +8,7 @@
 
 #include "common/units.hpp"
 #include "runner/report/html_page.hpp"
+#include "runner/report/health_evidence.hpp"
 #include "runner/report/human_format.hpp"
 #include "runner/report/report_json_access.hpp"
 #include "runner/report/report_matrix.hpp"
@@ -199,7 +200,7 @@ std::string health_words(const json::value& h) {
 std::string device_card_html(const json::value& dev) {
   const std::string status = str(dev, "verdict").empty() ? "NOT-JUDGED" : str(dev, "verdict");
   std::string h = fmt::format("<div class=\"card {}\"><h2>{} {}</h2><dl>", esc(status), verdict_badge(status), identity_line(dev));
-  auto row = [&](const char* k, const std::string& v) { h += fmt::format("<dt>{}</dt><dd>{}</dd>", k, v.empty() ? "&mdash;" : esc(v)); };
+  auto row = [&](const std::string& k, const std::string& v) { h += fmt::format("<dt>{}</dt><dd>{}</dd>", k, v.empty() ? "&mdash;" : esc(v)); };
   row("serial", str(dev, "serial"));
   row("firmware", str(dev, "firmware"));
   row("size", bytes(dev, "size_bytes") ? format_bytes(bytes(dev, "size_bytes")) + " (tested " + format_bytes(bytes(dev, "tested_bytes")) + ")" : "");
@@ -218,6 +219,8 @@ std::string device_card_html(const json::value& dev) {
   for (const char* kind : {"problems", "notes"})
     for (const auto& p : arr(obj(health, "error_log"), kind))
       if (p.is_string()) row(std::string_view(kind) == "notes" ? "error log (not a failure)" : "error log", std::string(p.get_string()));
+  for (const auto& [label, line] : smart_counter_lines(obj(health, "smart_counters"))) row(label, line);
+  for (const auto& [label, line] : self_test_lines(obj(dev, "self_test"))) row(label, line);
   h += "</dl><ul>";
   size_t shown = 0, passed = 0;
   for (const auto* v : verdicts_worst_first(dev)) {

@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include "common/units.hpp"
+#include "runner/report/health_evidence.hpp"
 #include "runner/report/human_format.hpp"
 #include "runner/report/report_json_access.hpp"
 #include "runner/report/report_matrix.hpp"
@@ -168,6 +169,8 @@ std::string render_report_text(const json::object& r) {
     for (const char* kind : {"problems", "notes"})
       for (const auto& p : arr(obj(health, "error_log"), kind))
         if (p.is_string()) out += fmt::format("  error log{}: {}\n", std::string_view(kind) == "notes" ? " (not a failure)" : "", std::string_view(p.get_string()));
+    for (const auto& [label, line] : smart_counter_lines(obj(health, "smart_counters"))) out += fmt::format("  {}: {}\n", label, line);
+    for (const auto& [label, line] : self_test_lines(obj(dev, "self_test"))) out += fmt::format("  {}: {}\n", label, line);
     const json::value& purge = obj(dev, "purge");
     if (flag(purge, "requested")) {
       const double took_s = num(purge, "duration_s");

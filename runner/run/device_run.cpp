@@ -18,6 +18,7 @@
 #include "runner/run/probe.hpp"
 #include "runner/run/purge.hpp"
 #include "runner/run/run_monitor.hpp"
+#include "runner/run/self_test_step.hpp"
 #include "runner/run/suite_run.hpp"
 #include "runner/run/test_verdicts.hpp"
 #include "runner/run/workload_run.hpp"
@@ -99,6 +100,12 @@ Result<VerifyLayout> layout_for(const Target& target, const suites::Suite& suite
   return plan_verify_layout(tested_region(target.info().size_bytes, suite).size_bytes, bs, budget_bytes, verify_jobs_bytes(suite));
 }
 
+// Evidence that the run's numbers are not the device's alone: INCONCLUSIVE, never PASS.
+void mark_inconclusive(DeviceFacts& f, const std::string& why) {
+  f.required_missing = true;
+  f.required_missing_reason += (f.required_missing_reason.empty() ? "" : "; ") + why;
+}
+
 // The drive's write counter against what was sent (devices/write_accounting.hpp): a counter that
 // disagrees FAILs the device; another writer on this host makes its numbers INCONCLUSIVE. Not
 // judged when a job was abandoned (its writes are missing from diskvet's count).
@@ -110,10 +117,19 @@ void judge_write_accounting(DeviceResult& res) {
     res.facts.unhealthy = true;
     res.facts.health_problems.push_back(a.words + " (during the run)");
   }
-  if (!a.other_writer.empty()) {
-    res.facts.required_missing = true;
-    res.facts.required_missing_reason += (res.facts.required_missing_reason.empty() ? "" : "; ") + a.other_writer;
+  if (!a.other_writer.empty()) mark_inconclusive(res.facts, a.other_writer);
+}
+
+// SATA/SAS counters that grew during the run (devices/smart_counters.hpp): failure predictors FAIL
+// the device; interface CRC errors make it INCONCLUSIVE (a link fault, not the drive).
+void judge_smart_counters(DeviceResult& res) {
+  res.smart_counters = devices::review_smart_counters(*res.health_before, *res.health_after);
+  if (!res.smart_counters) return;
+  for (const auto& p : res.smart_counters->problems) {
+    res.facts.unhealthy = true;
+    res.facts.health_problems.push_back(p);
   }
+  for (const auto& p : res.smart_counters->inconclusive) mark_inconclusive(res.facts, p);
 }
 
 }  // namespace
@@ -142,7 +158,8 @@ Status plan_verify_memory(RunPlan& plan) {
   return ok_status();
 }
 
-DeviceResult run_device(DevicePlan& d, const suites::Suite& suite, const RunOptions& opt, const RunHooks& hooks, RunEvents& ev) {
+DeviceResult run_device(DevicePlan& d, const suites::Suite& suite, const RunOptions& opt, const RunHooks& hooks, RunEvents& ev,
+                        const std::optional<devices::SelfTestOutcome>& self_test_before) {
   DeviceResult res;
   res.device = d.device;
   res.started = utc_now_iso8601();
@@ -200,6 +217,9 @@ DeviceResult run_device(DevicePlan& d, const suites::Suite& suite, const RunOpti
 
   // Every address is real storage before anything is measured on it: first on a device the run writes.
   std::vector<Rollup> test_rollups;
+  res.self_test_before = self_test_before;
+  if (self_test_before)
+    if (auto r = self_test_rollup(*self_test_before, "before")) test_rollups.push_back(*r);
   if (suite.address_probe.enabled && writable && !stopped()) {
     ev.on_phase(PhaseEvent{dev, Phase::capacity_probe, "", -1, ""});
     std::string error;
@@ -419,6 +439,7 @@ DeviceResult run_device(DevicePlan& d, const suites::Suite& suite, const RunOpti
         res.facts.unhealthy = true;
         res.facts.health_problems.push_back("error log: " + p + " (during the run)");
       }
+    judge_smart_counters(res);
   }
   res.completed = !stopped() && !res.watchdog.abandoned && res.tests.size() == suite.tests.size();
   if (!res.completed) {

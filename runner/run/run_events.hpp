@@ -16,6 +16,7 @@ namespace diskvet::runner {
 enum class Phase {
   gate,          // devices opened through the protection gate (consent, O_EXCL)
   health_before,
+  self_test,     // the drive's own self-test (short or extended), before or after the run
   capacity_probe,  // address integrity: blocks over the whole claimed capacity written, flushed, read back
   purge,         // NVMe format/sanitize, else discard, else none
   precondition,  // workload-independent: sequential 128 KiB writes over N x the tested capacity

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "devices/device.hpp"
+#include "devices/self_test.hpp"
 #include "runner/io/target.hpp"
 #include "runner/run/run_result.hpp"
 #include "runner/verify/verify_state.hpp"
@@ -47,6 +48,8 @@ struct RunHooks {
   // NVMe sanitize or format with user-data erase, through the target the gate opened for writing
   // (never called otherwise). See NvmePurgeAnswer; runner::purge_nvme is the devices library's.
   std::function<NvmePurgeAnswer(const devices::Device&, const Target&, const PurgeProgress&)> nvme_purge;
+  // The device's self-test backend (devices::open_self_test); unset or nullptr: it has none.
+  std::function<std::unique_ptr<devices::SelfTestDevice>(const devices::Device&)> self_test;
 };
 
 struct RunOptions {

@@ -10,6 +10,8 @@
 
 #include "devices/device.hpp"
 #include "devices/nvme_error_log.hpp"
+#include "devices/self_test.hpp"
+#include "devices/smart_counters.hpp"
 #include "devices/write_accounting.hpp"
 #include "runner/analysis/host_cpu.hpp"
 #include "runner/analysis/knee.hpp"
@@ -151,6 +153,10 @@ struct DeviceResult {
   std::optional<devices::WriteAccounting> write_accounting;
   // The NVMe Error Information log entries the run added, each judged (issue 26).
   std::optional<devices::ErrorLogReview> error_log;
+  // SATA/SAS failure-predicting counters that grew during the run (issue 26).
+  std::optional<devices::SmartCounterReview> smart_counters;
+  // The drive's own self-tests around the run (suite "self_test"), when the suite asked for them.
+  std::optional<devices::SelfTestOutcome> self_test_before, self_test_after;
   PurgeRecord purge;
   PreconditionRecord precondition;
   ProbeRecord probe;

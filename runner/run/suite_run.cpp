@@ -10,6 +10,7 @@
 
 #include "runner/io/seed.hpp"
 #include "runner/run/outliers.hpp"
+#include "runner/run/self_test_step.hpp"
 
 namespace diskvet::runner {
 
@@ -17,6 +18,7 @@ std::string_view to_string(Phase p) {
   switch (p) {
     case Phase::gate: return "gate";
     case Phase::health_before: return "health-before";
+    case Phase::self_test: return "self-test";
     case Phase::capacity_probe: return "capacity-probe";
     case Phase::purge: return "purge";
     case Phase::precondition: return "precondition";
@@ -40,6 +42,28 @@ std::string utc_now_iso8601() {
   return buf;
 }
 
+namespace {
+
+// The self-tests after the run, on every device that completed its run, at once; each one's verdict
+// is folded into its device's.
+void judge_self_tests_after(RunPlan& plan, const RunHooks& hooks, RunEvents& events, RunResult& r) {
+  std::vector<bool> run_on;
+  for (const auto& d : r.devices) run_on.push_back(d.completed);
+  auto outcomes = run_self_tests(plan, plan.suite.self_test.after, "after", run_on, hooks, events);
+  for (size_t i = 0; i < r.devices.size(); ++i) {
+    if (!outcomes[i]) continue;
+    DeviceResult& d = r.devices[i];
+    d.self_test_after = outcomes[i];
+    if (auto st = self_test_rollup(*outcomes[i], "after")) {
+      d.verdict = rollup_device({d.verdict, *st}, DeviceFacts{});
+      if (outcomes[i]->result == devices::SelfTestResult::interrupted) d.completed = false;
+      events.on_device_verdict(DeviceVerdictEvent{d.device.path, d.verdict});
+    }
+  }
+}
+
+}  // namespace
+
 RunResult run_suite(RunPlan& plan, const RunHooks& hooks, RunEvents& sink) {
   SerializedEvents events(sink);
   RunResult r;
@@ -54,6 +78,11 @@ RunResult run_suite(RunPlan& plan, const RunHooks& hooks, RunEvents& sink) {
   // workload, round, pass or step repeats another's data or offsets, nor an earlier run's.
   r.randseed = plan.options.randseed ? *plan.options.randseed : random_seed();
   for (size_t i = 0; i < plan.devices.size(); ++i) plan.devices[i].seed = derive_seed(r.randseed, i);
+  const auto stopped = [&] { return plan.options.stop && plan.options.stop->load(); };
+  // The self-tests before the run, on every device at once; each device's run then judges its own.
+  std::vector<std::optional<devices::SelfTestOutcome>> self_tests(plan.devices.size());
+  if (plan.suite.self_test.before != devices::SelfTestType::none && !stopped())
+    self_tests = run_self_tests(plan, plan.suite.self_test.before, "before", std::vector<bool>(plan.devices.size(), true), hooks, events);
   if (plan.options.parallel && plan.devices.size() > 1) {
     // Jobs that poll their completions would spin against each other for the host's cores: in a
     // shelf run every job sleeps while it waits, and the report says so.
@@ -66,7 +95,7 @@ RunResult run_suite(RunPlan& plan, const RunHooks& hooks, RunEvents& sink) {
     size_t started = 0;
     try {
       for (; started < plan.devices.size(); ++started)
-        threads.emplace_back([&, i = started] { r.devices[i] = run_device(plan.devices[i], suite, plan.options, hooks, events); });
+        threads.emplace_back([&, i = started] { r.devices[i] = run_device(plan.devices[i], suite, plan.options, hooks, events, self_tests[i]); });
     } catch (const std::system_error& e) {
       // No thread for the next device (a process limit): the devices that have one run on, the
       // rest in turn on this thread once they end; the report says so.
@@ -74,13 +103,14 @@ RunResult run_suite(RunPlan& plan, const RunHooks& hooks, RunEvents& sink) {
       threads.clear();
       r.notes.push_back(fmt::format("{} of {} devices ran in parallel; the others in turn: no thread could be started for them ({})", started,
                                     plan.devices.size(), e.what()));
-      for (size_t i = started; i < plan.devices.size(); ++i) r.devices[i] = run_device(plan.devices[i], suite, plan.options, hooks, events);
+      for (size_t i = started; i < plan.devices.size(); ++i) r.devices[i] = run_device(plan.devices[i], suite, plan.options, hooks, events, self_tests[i]);
     }
     for (auto& t : threads) t.join();
     r.notes.push_back("devices ran in parallel (--parallel): they shared the host's CPU and buses");
   } else {
-    for (size_t i = 0; i < plan.devices.size(); ++i) r.devices[i] = run_device(plan.devices[i], plan.suite, plan.options, hooks, events);
+    for (size_t i = 0; i < plan.devices.size(); ++i) r.devices[i] = run_device(plan.devices[i], plan.suite, plan.options, hooks, events, self_tests[i]);
   }
+  if (plan.suite.self_test.after != devices::SelfTestType::none && !stopped()) judge_self_tests_after(plan, hooks, events, r);
   flag_outliers(r.devices);
   std::vector<VerdictStatus> statuses;
   for (const auto& d : r.devices) {

@@ -16,7 +16,10 @@ namespace diskvet::runner {
 RunResult run_suite(RunPlan& plan, const RunHooks& hooks, RunEvents& events);
 
 // One device of the plan (run_suite calls it, in turn or in parallel).
-DeviceResult run_device(DevicePlan& d, const suites::Suite& suite, const RunOptions& options, const RunHooks& hooks, RunEvents& events);
+// self_test_before: the device's self-test run before it (run_suite runs them on every device at once),
+// judged with its tests.
+DeviceResult run_device(DevicePlan& d, const suites::Suite& suite, const RunOptions& options, const RunHooks& hooks, RunEvents& events,
+                        const std::optional<devices::SelfTestOutcome>& self_test_before = std::nullopt);
 
 // The part of a device a suite tests: from 0, the suite's region or the whole device, whole MiBs.
 Region tested_region(uint64_t device_bytes, const suites::Suite& suite);

@@ -15,7 +15,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     return 0;
   }
   FUZZ_CHECK(!suite->name.empty());
-  FUZZ_CHECK(suite->placeholder || !suite->tests.empty());
+  FUZZ_CHECK(suite->placeholder || !suite->tests.empty() || suite->self_test.before != diskvet::devices::SelfTestType::none ||
+             suite->self_test.after != diskvet::devices::SelfTestType::none);
   for (const auto& t : suite->tests) {
     FUZZ_CHECK(!t.id.empty());
     FUZZ_CHECK(!t.workloads.empty());

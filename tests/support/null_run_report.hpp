@@ -7,6 +7,8 @@
 #include <gtest/gtest.h>
 
 #include <boost/json.hpp>
+#include <functional>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -47,6 +49,8 @@ struct NullDrive {
   uint64_t size_bytes = 64u << 20;
   uint64_t rate_cap_iops = 0;  // a slower drive
   std::optional<devices::Health> health_before = std::nullopt, health_after = std::nullopt;
+  // The drive's self-test backend, made each time a self-test starts; unset: it has none.
+  std::function<std::unique_ptr<devices::SelfTestDevice>()> self_test = {};
 };
 
 inline boost::json::object null_run_report(const std::vector<NullDrive>& drives, const char* suite_text = kNullSuite,
@@ -78,6 +82,11 @@ inline boost::json::object null_run_report(const std::vector<NullDrive>& drives,
       if (drives[i].serial == dev.serial && drives[i].path == dev.path)
         return calls[i]++ == 0 ? drives[i].health_before : drives[i].health_after;
     return std::nullopt;
+  };
+  hooks.self_test = [&](const devices::Device& dev) -> std::unique_ptr<devices::SelfTestDevice> {
+    for (const auto& d : drives)
+      if (d.serial == dev.serial && d.path == dev.path && d.self_test) return d.self_test();
+    return nullptr;
   };
   runner::RunEvents quiet;
   runner::RunResult r = runner::run_suite(plan, hooks, quiet);

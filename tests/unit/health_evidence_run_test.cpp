@@ -8,6 +8,7 @@
 #include "runner/report/report_html.hpp"
 #include "runner/report/report_text.hpp"
 #include "tests/support/null_run_report.hpp"
+#include "tests/support/smartctl_fixture.hpp"
 
 namespace diskvet {
 namespace {
@@ -119,6 +120,34 @@ TEST(HealthEvidenceRun, ErrorLogEntriesAreJudgedOneByOne) {
   const std::string text = runner::render_report_text(report);
   EXPECT_NE(text.find("error log (not a failure): error 10: Invalid Field in Command"), std::string::npos) << text;
   EXPECT_NE(runner::device_card_html(p).find("error log (not a failure)"), std::string::npos);
+}
+
+TEST(HealthEvidenceRun, SataCountersThatGrewFailTheDriveAndACrcFaultIsInconclusive) {
+  testing::NullDrive worn{.serial = "SN-REALLOC"}, cabled{.serial = "SN-CRC"};
+  worn.health_before = cabled.health_before = testing::smartctl_fixture("ata-before.json");
+  worn.health_after = testing::smartctl_fixture("ata-after-media.json");
+  cabled.health_after = testing::smartctl_fixture("ata-after-crc.json");
+  json::object report = testing::null_run_report({worn, cabled}, kReadSuite, nullptr);
+  const json::object& w = report.at("devices").as_array().at(0).as_object();
+  const json::object& c = report.at("devices").as_array().at(1).as_object();
+  EXPECT_EQ(w.at("verdict").as_string(), "FAIL");
+  EXPECT_NE(reasons(w).find("ATA attribute 5 Reallocated_Sector_Ct grew from 0 to 8 during the run"), std::string::npos) << reasons(w);
+  const json::object& finding = w.at("health").at("smart_counters").at("findings").as_array().at(0).as_object();
+  EXPECT_EQ(finding.at("after").to_number<uint64_t>(), 8u);
+  EXPECT_EQ(c.at("verdict").as_string(), "INCONCLUSIVE") << reasons(c);
+  EXPECT_NE(reasons(c).find("cable or backplane fault, not the drive"), std::string::npos) << reasons(c);
+  const std::string text = runner::render_report_text(report);
+  EXPECT_NE(text.find("SMART counter: ATA attribute 197 Current_Pending_Sector grew from 0 to 2"), std::string::npos) << text;
+  EXPECT_NE(text.find("SMART counter (INCONCLUSIVE): ATA attribute 199 UDMA_CRC_Error_Count grew from 0 to 14"), std::string::npos) << text;
+  EXPECT_NE(runner::device_card_html(c).find("<dt>SMART counter (INCONCLUSIVE)</dt><dd>ATA attribute 199"), std::string::npos);
+}
+
+TEST(HealthEvidenceRun, SataCountersThatDidNotGrowAreSaidToHaveBeenCompared) {
+  testing::NullDrive d{.serial = "SN-CLEAN"};
+  d.health_before = d.health_after = testing::smartctl_fixture("ata-before.json");
+  json::object report = testing::null_run_report({d}, kReadSuite, nullptr);
+  EXPECT_EQ(device(report).at("verdict").as_string(), "NOT-JUDGED") << reasons(device(report));
+  EXPECT_NE(runner::render_report_text(report).find("SMART counters: 6 compared before and after the run, none grew"), std::string::npos);
 }
 
 }  // namespace

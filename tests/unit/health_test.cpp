@@ -12,6 +12,7 @@
 
 #include "devices/device_json.hpp"
 #include "devices/smartctl.hpp"
+#include "tests/support/fake_smartctl.hpp"
 
 namespace diskvet::devices {
 namespace {
@@ -157,27 +158,7 @@ TEST(Smartctl, SaysNothingWhenSmartIsUnavailable) {
 
 // A smartctl on a hung drive never returns: a stand-in that hangs is killed at the deadline, the
 // health is unknown, and the stand-in is gone. One that answers is parsed as the real one's output.
-namespace {
-
-struct FakeSmartctl {
-  std::filesystem::path dir;
-  std::string old_path;
-  explicit FakeSmartctl(const std::string& body) {
-    std::string tmpl = (std::filesystem::temp_directory_path() / "diskvet-fake-smartctl-XXXXXX").string();
-    dir = ::mkdtemp(tmpl.data()) ? std::filesystem::path(tmpl) : std::filesystem::path();
-    std::ofstream(dir / "smartctl") << "#!/bin/sh\n" << body << "\n";
-    std::filesystem::permissions(dir / "smartctl", std::filesystem::perms::owner_all);
-    old_path = std::getenv("PATH") ? std::getenv("PATH") : "";
-    ::setenv("PATH", (dir.string() + ":" + old_path).c_str(), 1);
-  }
-  ~FakeSmartctl() {
-    ::setenv("PATH", old_path.c_str(), 1);
-    std::error_code ec;
-    std::filesystem::remove_all(dir, ec);
-  }
-};
-
-}  // namespace
+using diskvet::testing::FakeSmartctl;
 
 TEST(Smartctl, AHungSmartctlIsKilledAtItsDeadlineAndHealthIsUnknown) {
   FakeSmartctl fake("echo $$ > \"$(dirname \"$0\")/pid\"; exec sleep 600");

@@ -161,6 +161,29 @@ TEST(SuiteLoader, RefusesImpossibleValues) {
   EXPECT_NE(suite_error(R"({"name": "", "tests": [{"id": "a", "workloads": [{}]}]})").find("name: is empty"), std::string::npos);
 }
 
+TEST(SuiteLoader, BurninAndAcceptanceRunShortSelfTestsBeforeAndExtendedAfterQuickNone) {
+  for (const char* name : {"burnin", "acceptance"}) {
+    auto s = builtin_suite(name);
+    ASSERT_TRUE(s.ok()) << s.error().message();
+    EXPECT_EQ(s->self_test.before, devices::SelfTestType::short_test) << name;
+    EXPECT_EQ(s->self_test.after, devices::SelfTestType::extended) << name;
+  }
+  auto quick = builtin_suite("quick");
+  ASSERT_TRUE(quick.ok());
+  EXPECT_EQ(quick->self_test.before, devices::SelfTestType::none);
+  EXPECT_EQ(quick->self_test.after, devices::SelfTestType::none);
+}
+
+TEST(SuiteLoader, ReadsSelfTestsAndRefusesAnUnknownKind) {
+  auto s = parse_suite(R"({"name": "t", "self_test": {"before": "none", "after": "extended"}, "tests": []})", "t.json");
+  ASSERT_TRUE(s.ok()) << s.error().message();  // self-tests alone make a suite
+  EXPECT_EQ(s->self_test.before, devices::SelfTestType::none);
+  EXPECT_EQ(s->self_test.after, devices::SelfTestType::extended);
+  EXPECT_NE(suite_error(R"({"name": "t", "self_test": {"before": "long"}, "tests": [{"id": "a", "workloads": [{}]}]})").find("self_test.before: 'long' is not a self-test"),
+            std::string::npos)
+      << suite_error(R"({"name": "t", "self_test": {"before": "long"}, "tests": [{"id": "a", "workloads": [{}]}]})");
+}
+
 TEST(SuiteLoader, RefusesBrokenJsonNamingTheLine) {
   std::string e = suite_error("{\n\"name\": \"t\",\n\"tests\": [\n}");
   EXPECT_NE(e.find("bad.json:4"), std::string::npos) << e;

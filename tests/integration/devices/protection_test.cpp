@@ -138,6 +138,23 @@ TEST(Protection, RefusesWriteToMountedDevice) {
   expect_refused_whatever_the_consent(loop, "is mounted at " + mount.dir());
 }
 
+// A self-test writes no user data: `diskvet selftest` asks for no consent and tests a mounted device
+// too. A loop device has no self-test: that is stated and never passed (NOT-JUDGED, exit 4).
+TEST(Protection, SelfTestNeedsNoConsentAndNeverPassesADeviceWithoutOne) {
+  SKIP_UNLESS_LOOP_DEVICES();
+  SKIP_WITHOUT("mkfs.ext4", "e2fsprogs");
+  LoopDevice loop(kLab, kLoopBytes, {}, "mkfs.ext4 -q -F");
+  ASSERT_TRUE(loop.valid());
+  TempMount mount(loop.path());
+  ASSERT_TRUE(mount.ok()) << "cannot mount " << loop.path();
+  const std::string report = fmt::format("/tmp/diskvet-selftest-report-{}.json", ::getpid());
+  auto r = test::run_command({DISKVET_BINARY, "selftest", "--device", loop.path(), "--out", report});
+  std::error_code ec;
+  std::filesystem::remove(report, ec);
+  EXPECT_EQ(r.exit_code, 4) << r.out;
+  EXPECT_NE(r.out.find("self-test before (short): NOT SUPPORTED (not counted as passed)"), std::string::npos) << r.out;
+}
+
 TEST(Protection, RefusesWriteToDiskWhosePartitionIsMounted) {
   SKIP_UNLESS_LOOP_DEVICES();
   SKIP_WITHOUT("sfdisk", "fdisk");

@@ -1,0 +1,21 @@
+// Health evidence in words, as the text report and the HTML card both print it: one (label, line)
+// per finding, read from a device's report JSON.
+#pragma once
+
+#include <boost/json.hpp>
+
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace diskvet::runner {
+
+using EvidenceLines = std::vector<std::pair<std::string, std::string>>;
+
+// `health.smart_counters`: each counter that grew ("SMART counter", or "SMART counter
+// (INCONCLUSIVE)" for a link fault), else how many were compared; nothing without counters.
+EvidenceLines smart_counter_lines(const boost::json::value& review);
+// A device's `self_test`: "self-test before (short)": "PASSED: the drive's words", for each that ran.
+EvidenceLines self_test_lines(const boost::json::value& self_test);
+
+}  // namespace diskvet::runner
