@@ -87,6 +87,20 @@ void compare_evidence(DevicePair& p) {
     };
     p.evidence.push_back({"error log", words(a), words(b), a.error_log_failing == 0 && b.error_log_failing > 0});
   }
+  if (a.smart_counters_compared || b.smart_counters_compared) {
+    auto words = [](const HealthEvidence& e) {
+      return e.smart_counters_compared ? fmt::format("{} of {} grew", e.smart_counters_grown, *e.smart_counters_compared) : std::string("-");
+    };
+    p.evidence.push_back({"SMART counters", words(a), words(b), a.smart_counters_grown == 0 && b.smart_counters_grown > 0});
+  }
+  // A self-test is clean when it passed; "not-supported" judges nothing either way.
+  auto self_test = [&](const char* check, const std::optional<std::string>& ta, const std::optional<std::string>& tb) {
+    if (!ta && !tb) return;
+    auto failing = [](const std::optional<std::string>& t) { return t && *t != "passed" && *t != "not-supported"; };
+    p.evidence.push_back({check, ta.value_or("-"), tb.value_or("-"), !failing(ta) && failing(tb)});
+  };
+  self_test("self-test before", a.self_test_before, b.self_test_before);
+  self_test("self-test after", a.self_test_after, b.self_test_after);
 }
 
 bool chosen(const CompareOptions& o, std::string_view metric) { return std::find(o.metrics.begin(), o.metrics.end(), metric) != o.metrics.end(); }

@@ -83,7 +83,25 @@ HealthEvidence health_evidence(const json::value& health) {
     for (const auto& p : arr(log, "problems"))
       if (p.is_string()) e.problems.push_back("error log: " + std::string(p.get_string()));
   }
+  const json::value& counters = obj(health, "smart_counters");
+  if (is_num(counters, "compared")) {
+    e.smart_counters_compared = static_cast<size_t>(num(counters, "compared"));
+    e.smart_counters_grown = arr(counters, "findings").size();
+    for (const char* list : {"problems", "inconclusive"})
+      for (const auto& p : arr(counters, list))
+        if (p.is_string()) e.problems.push_back("SMART counters: " + std::string(p.get_string()));
+  }
   return e;
+}
+
+// A device's self-test of one side of its run ("before", "after"), into the evidence.
+void add_self_test(HealthEvidence& e, const json::value& device, const char* when) {
+  const json::value& st = obj(obj(device, "self_test"), when);
+  const std::string result = str(st, "result");
+  if (result.empty()) return;
+  (std::string_view(when) == "before" ? e.self_test_before : e.self_test_after) = result;
+  if (result != "passed" && result != "not-supported")
+    e.problems.push_back(fmt::format("self-test {} ({}): {}: {}", when, str(st, "type"), result, str(st, "words")));
 }
 
 void add_workload(DeviceIndex& d, const json::value& t, const json::value& w, size_t rank) {
@@ -257,6 +275,8 @@ ReportIndex index_report(const json::object& doc_object, const std::string& name
     d.health_before = health_values(obj(obj(dev, "health"), "before"));
     d.health_after = health_values(obj(obj(dev, "health"), "after"));
     d.evidence = health_evidence(obj(dev, "health"));
+    add_self_test(d.evidence, dev, "before");
+    add_self_test(d.evidence, dev, "after");
     for (const auto& t : arr(dev, "tests")) {
       d.test_verdicts[str(t, "id")] = str(t, "verdict");
       for (const auto& v : arr(t, "verdicts"))

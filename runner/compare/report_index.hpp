@@ -56,13 +56,17 @@ struct HealthValues {
 };
 
 // The health evidence a run judged the drive on beyond its counters (README "Health evidence"): the
-// drive's own count of writes against what was sent, and the Error Information log's new entries.
-// Absent (nullopt) when the drive kept no such counter or log, or the report predates the check.
+// drive's own count of writes against what was sent, the Error Information log's new entries, the
+// SATA/SAS counters that predict failure, and the drive's self-tests. Absent (nullopt) when the drive
+// kept no such counter or log, the suite ran no such step, or the report predates the check.
 struct HealthEvidence {
   std::optional<std::string> writes;  // "agrees", "counted_less", "counted_more"
   std::string writes_words;           // the finding, as the run worded it
   std::optional<uint64_t> error_log_new;  // entries the run added
   size_t error_log_failing = 0;           // of those, the ones that FAIL the drive (media, integrity...)
+  std::optional<size_t> smart_counters_compared;  // SATA/SAS counters read before and after
+  size_t smart_counters_grown = 0;                // of those, the ones that grew
+  std::optional<std::string> self_test_before, self_test_after;  // "passed", "failed", "not-supported", ...
   std::vector<std::string> problems;      // each check's failure in words
 };
 

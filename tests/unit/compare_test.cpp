@@ -383,3 +383,35 @@ TEST(Compare, HealthEvidenceOfBothRunsIsShownAndAFreshFailureIsWorse) {
   EXPECT_FALSE(plain.devices[0].evidence.writes.has_value());
   EXPECT_TRUE(compare_reports(plain, plain, CompareOptions{}).pairs[0].evidence.empty());
 }
+
+TEST(Compare, SmartCountersAndSelfTestsOfBothRunsAreShownAndANewFailureIsWorse) {
+  auto report = [](const std::string& name, size_t grown, const char* after_test) {
+    boost::json::object doc = dvt::null_run_report({{.serial = "SN-A"}}, dvt::kNullSuite, kPassableProfile);
+    auto& dev = doc["devices"].as_array().at(0).as_object();
+    boost::json::array findings, problems;
+    for (size_t i = 0; i < grown; ++i) findings.push_back(boost::json::object{{"key", "ata_5"}});
+    if (grown) problems.push_back("ATA attribute 5 Reallocated_Sector_Ct grew from 0 to 8 during the run");
+    dev["health"].as_object()["smart_counters"] = {{"compared", 6}, {"findings", findings}, {"problems", problems}, {"inconclusive", boost::json::array{}}};
+    dev["self_test"] = {{"before", {{"type", "short"}, {"result", "passed"}, {"words", "Completed without error"}}},
+                        {"after", {{"type", "extended"}, {"result", after_test}, {"words", "Completed: read failure"}}}};
+    return index_report(doc, name);
+  };
+  const ReportIndex clean = report("a.json", 0, "passed"), bad = report("b.json", 1, "failed");
+  EXPECT_EQ(bad.devices[0].evidence.smart_counters_compared, 6u);
+  EXPECT_EQ(bad.devices[0].evidence.self_test_after, "failed");
+  ASSERT_EQ(bad.devices[0].evidence.problems.size(), 2u);
+  EXPECT_EQ(bad.devices[0].evidence.problems[1], "self-test after (extended): failed: Completed: read failure");
+  const auto ev = compare_reports(clean, bad, CompareOptions{}).pairs.at(0).evidence;
+  ASSERT_EQ(ev.size(), 3u);
+  EXPECT_EQ(ev[0].check, "SMART counters");
+  EXPECT_EQ(ev[0].a, "0 of 6 grew");
+  EXPECT_EQ(ev[0].b, "1 of 6 grew");
+  EXPECT_TRUE(ev[0].worse);
+  EXPECT_EQ(ev[1].check, "self-test before");
+  EXPECT_FALSE(ev[1].worse);
+  EXPECT_EQ(ev[2].check, "self-test after");
+  EXPECT_EQ(ev[2].b, "failed");
+  EXPECT_TRUE(ev[2].worse);
+  // A drive without self-tests ("not-supported") is never worse for it.
+  EXPECT_FALSE(compare_reports(clean, report("c.json", 0, "not-supported"), CompareOptions{}).pairs.at(0).evidence.at(2).worse);
+}

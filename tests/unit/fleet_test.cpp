@@ -74,9 +74,10 @@ TEST(Fleet, ASlowDriveAmongIdenticalOnesIsAnOutlierAndFailuresComeFirst) {
   const std::string html = fleet_html(f);
   EXPECT_NE(html.find("class=\"num worse\""), std::string::npos);
   // The findings are a row of their own under their drive, across the table (a narrow last column
-  // made rows hundreds of pixels tall; the verdict column and the 7 after it: serial, model, path,
-  // report, group, writes counted, error log), and the report is named by its file.
-  EXPECT_NE(html.find(fmt::format("<tr class=\"findings\"><td></td><td colspan=\"{}\"><ul><li>failing: ", 7 + f.columns.size())), std::string::npos) << html;
+  // made rows hundreds of pixels tall; the verdict column and the 9 after it: serial, model, path,
+  // report, group, writes counted, error log, SMART counters, self-tests), and the report is named by
+  // its file.
+  EXPECT_NE(html.find(fmt::format("<tr class=\"findings\"><td></td><td colspan=\"{}\"><ul><li>failing: ", 9 + f.columns.size())), std::string::npos) << html;
   EXPECT_EQ(html.find("<th>findings</th>"), std::string::npos);
   EXPECT_NE(html.find("title=\"host1.json\">host1.json</td>"), std::string::npos) << html;
   const std::string compared = "max-iops/randread#0/read: 4 outstanding";
@@ -133,5 +134,6 @@ TEST(Fleet, EachDrivesHealthEvidenceHasItsColumnsAndItsFindings) {
   EXPECT_NE(csv.find(",counted_more,2,1"), std::string::npos) << csv;
   const std::string html = fleet_html(f);
   EXPECT_NE(html.find("<td class=\"worse\">counted_more</td><td class=\"worse\">1 of 2 new fail</td>"), std::string::npos);
-  EXPECT_NE(html.find("<td class=\"\">-</td><td class=\"\">-</td>"), std::string::npos) << "SN-A kept no counter: a dash, not a pass";
+  EXPECT_NE(html.find("<td class=\"\">-</td><td class=\"\">-</td><td class=\"\">-</td><td>- / -</td>"), std::string::npos)
+      << "SN-A kept no counter and ran no self-test: dashes, not a pass";
 }
