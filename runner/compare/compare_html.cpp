@@ -24,15 +24,21 @@ void add_runs(Plot& p, std::vector<std::pair<double, double>> a, std::vector<std
     if (!s->points.empty()) p.series.push_back(std::move(*s));
 }
 
-Plot sweep_pair_plot(const std::string& title, const WorkloadDirection& a, const WorkloadDirection& b) {
+// A plot of latency (log scale) against `x`.
+Plot latency_plot(std::string kind, std::string title, std::string latency_label) {
   Plot p;
-  p.kind = "compare-sweep";
-  p.title = "p99 latency against IOPS, step by step: " + title;
-  p.x.label = "IOPS";
-  p.x.format = [](double x) { return human::count(x); };
-  p.y.label = "p99 latency (log scale)";
+  p.kind = std::move(kind);
+  p.title = std::move(title);
+  p.y.label = std::move(latency_label);
   p.y.scale = Scale::log;
   p.y.format = [](double ns) { return human::latency_ns(ns); };
+  return p;
+}
+
+Plot sweep_pair_plot(const std::string& title, const WorkloadDirection& a, const WorkloadDirection& b) {
+  Plot p = latency_plot("compare-sweep", "p99 latency against IOPS, step by step: " + title, "p99 latency (log scale)");
+  p.x.label = "IOPS";
+  p.x.format = [](double x) { return human::count(x); };
   auto curve = [](const WorkloadDirection& w, const char* label, const char* color, bool dashed) {
     PlotSeries s{label, color, {}};
     s.dashed = dashed;
@@ -48,12 +54,7 @@ Plot sweep_pair_plot(const std::string& title, const WorkloadDirection& a, const
 }
 
 Plot percentile_pair_plot(const std::string& title, const WorkloadDirection& a, const WorkloadDirection& b) {
-  Plot p;
-  p.kind = "compare-percentiles";
-  p.title = "Latency by percentile: " + title;
-  p.y.label = "latency (log scale)";
-  p.y.scale = Scale::log;
-  p.y.format = [](double ns) { return human::latency_ns(ns); };
+  Plot p = latency_plot("compare-percentiles", "Latency by percentile: " + title, "latency (log scale)");
   double max_nines = 2;
   auto on_nines = [&](const std::vector<std::pair<double, double>>& pct) {
     std::vector<std::pair<double, double>> pts;
