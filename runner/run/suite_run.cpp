@@ -4,10 +4,13 @@
 #include <fmt/format.h>
 
 #include <ctime>
+#include <string_view>
 #include <system_error>
 #include <thread>
 #include <utility>
 
+#include "devices/health.hpp"
+#include "devices/smart_counters.hpp"
 #include "runner/io/seed.hpp"
 #include "runner/run/outliers.hpp"
 #include "runner/run/self_test_step.hpp"
@@ -44,8 +47,37 @@ std::string utc_now_iso8601() {
 
 namespace {
 
+// The drive's health across the self-test after the run: an extended test reads every sector, and
+// what it finds (new media errors, reallocated or pending sectors) shows only in a snapshot taken
+// after it; the run's own "after" snapshot was taken before it. Growth there fails the device as
+// growth during the run does (an interface CRC count makes it INCONCLUSIVE).
+void judge_health_across_self_test(DeviceResult& d, const RunHooks& hooks) {
+  if (!hooks.read_health || !d.health_after) return;
+  const std::optional<devices::Health> later = hooks.read_health(d.device);
+  if (!later) return;
+  DeviceFacts f;
+  // The findings' words say "during the run"; these happened during the test after it.
+  auto during = [](std::string p) {
+    constexpr std::string_view kRun = "during the run";
+    const size_t at = p.find(kRun);
+    return at == std::string::npos ? p + " (during the self-test after the run)" : p.replace(at, kRun.size(), "during the self-test after the run");
+  };
+  for (const auto& p : devices::health_delta(*d.health_after, *later).problems) f.health_problems.push_back(during(p));
+  if (auto counters = devices::review_smart_counters(*d.health_after, *later)) {
+    for (const auto& p : counters->problems) f.health_problems.push_back(during(p));
+    for (const auto& p : counters->inconclusive) {
+      f.required_missing = true;
+      f.required_missing_reason += (f.required_missing_reason.empty() ? "" : "; ") + during(p);
+    }
+  }
+  if (f.health_problems.empty() && !f.required_missing) return;
+  f.unhealthy = !f.health_problems.empty();
+  d.facts.health_problems.insert(d.facts.health_problems.end(), f.health_problems.begin(), f.health_problems.end());
+  d.verdict = rollup_device({d.verdict}, f);
+}
+
 // The self-tests after the run, on every device that completed its run, at once; each one's verdict
-// is folded into its device's.
+// is folded into its device's, and so is what the drive's counters show across the test.
 void judge_self_tests_after(RunPlan& plan, const RunHooks& hooks, RunEvents& events, RunResult& r) {
   std::vector<bool> run_on;
   for (const auto& d : r.devices) run_on.push_back(d.completed);
@@ -54,11 +86,13 @@ void judge_self_tests_after(RunPlan& plan, const RunHooks& hooks, RunEvents& eve
     if (!outcomes[i]) continue;
     DeviceResult& d = r.devices[i];
     d.self_test_after = outcomes[i];
+    const Rollup before = d.verdict;
     if (auto st = self_test_rollup(*outcomes[i], "after")) {
       d.verdict = rollup_device({d.verdict, *st}, DeviceFacts{});
       if (outcomes[i]->result == devices::SelfTestResult::interrupted) d.completed = false;
-      events.on_device_verdict(DeviceVerdictEvent{d.device.path, d.verdict});
     }
+    if (outcomes[i]->result != devices::SelfTestResult::not_supported) judge_health_across_self_test(d, hooks);
+    if (d.verdict.status != before.status || d.verdict.reasons != before.reasons) events.on_device_verdict(DeviceVerdictEvent{d.device.path, d.verdict});
   }
 }
 

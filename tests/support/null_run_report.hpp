@@ -49,6 +49,8 @@ struct NullDrive {
   uint64_t size_bytes = 64u << 20;
   uint64_t rate_cap_iops = 0;  // a slower drive
   std::optional<devices::Health> health_before = std::nullopt, health_after = std::nullopt;
+  // What the drive reports once its self-test after the run has ended; unset: health_after again.
+  std::optional<devices::Health> health_after_self_test = std::nullopt;
   // The drive's self-test backend, made each time a self-test starts; unset: it has none.
   std::function<std::unique_ptr<devices::SelfTestDevice>()> self_test = {};
 };
@@ -80,7 +82,11 @@ inline boost::json::object null_run_report(const std::vector<NullDrive>& drives,
   hooks.read_health = [&](const devices::Device& dev) -> std::optional<devices::Health> {
     for (size_t i = 0; i < drives.size(); ++i)
       if (drives[i].serial == dev.serial && drives[i].path == dev.path)
-        return calls[i]++ == 0 ? drives[i].health_before : drives[i].health_after;
+        switch (calls[i]++) {
+          case 0: return drives[i].health_before;
+          case 1: return drives[i].health_after;
+          default: return drives[i].health_after_self_test ? drives[i].health_after_self_test : drives[i].health_after;
+        }
     return std::nullopt;
   };
   hooks.self_test = [&](const devices::Device& dev) -> std::unique_ptr<devices::SelfTestDevice> {

@@ -131,3 +131,36 @@ TEST(SelfTestRun, EveryDevicesTestRunsAtTheSameTime) {
 
 }  // namespace
 }  // namespace diskvet
+
+namespace diskvet {
+namespace {
+
+// A drive whose extended self-test after the run found two weak sectors: its own result says it
+// passed, but the drive reallocated them during the test, after the run's "after" snapshot.
+devices::Health sata_with_reallocated(uint64_t reallocated) {
+  devices::Health h;
+  h.known = true;
+  h.source = "smartctl";
+  h.smart_counters = {{"ata-5", "ATA attribute 5 Reallocated_Sector_Ct", reallocated}, {"ata-197", "ATA attribute 197 Current_Pending_Sector", 0}};
+  return h;
+}
+
+TEST(SelfTestRun, CountersThatGrowDuringTheSelfTestAfterTheRunFailTheDevice) {
+  testing::NullDrive d{.serial = "SN-ST-WEAR"};
+  d.self_test = drive_answering(SelfTestResult::passed, "Completed without error");
+  d.health_before = d.health_after = sata_with_reallocated(0);
+  d.health_after_self_test = sata_with_reallocated(2);
+  json::object report = testing::null_run_report({d}, kSelfTestSuite, nullptr);
+  const json::object& dev = device(report);
+  EXPECT_EQ(dev.at("verdict").as_string(), "FAIL") << reasons(dev);
+  EXPECT_NE(reasons(dev).find("ATA attribute 5 Reallocated_Sector_Ct grew from 0 to 2 during the self-test after the run"), std::string::npos)
+      << reasons(dev);
+  // Nothing grew across the test: the verdict is the run's.
+  testing::NullDrive same{.serial = "SN-ST-SAME"};
+  same.self_test = drive_answering(SelfTestResult::passed, "Completed without error");
+  same.health_before = same.health_after = same.health_after_self_test = sata_with_reallocated(0);
+  EXPECT_EQ(device(testing::null_run_report({same}, kSelfTestSuite, nullptr)).at("verdict").as_string(), "NOT-JUDGED");
+}
+
+}  // namespace
+}  // namespace diskvet
