@@ -378,7 +378,8 @@ TEST(Compare, HealthEvidenceOfBothRunsIsShownAndAFreshFailureIsWorse) {
   EXPECT_NE(compare_text({c}, CompareOptions{}).find("health evidence, writes counted: agrees -> counted_less  WORSE"), std::string::npos);
   EXPECT_NE(compare_html({c}, CompareOptions{}).find("<td>error log</td><td>0 of 3 new entries fail</td><td>2 of 3 new entries fail</td>"), std::string::npos);
   // The other way round nothing got worse; a report without the checks shows none.
-  for (const auto& e : compare_reports(bad, clean, CompareOptions{}).pairs[0].evidence) EXPECT_FALSE(e.worse) << e.check;
+  const Comparison back = compare_reports(bad, clean, CompareOptions{});
+  for (const auto& e : back.pairs[0].evidence) EXPECT_FALSE(e.worse) << e.check;
   const auto plain = run({{.serial = "SN-A"}}, "plain.json");
   EXPECT_FALSE(plain.devices[0].evidence.writes.has_value());
   EXPECT_TRUE(compare_reports(plain, plain, CompareOptions{}).pairs[0].evidence.empty());

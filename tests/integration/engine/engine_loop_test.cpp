@@ -92,36 +92,34 @@ TEST(EngineOnLoop, RateCapIsHonouredOnADevice) {
   auto doc = boost::json::parse(r.out);
   double iops = doc.at("jobs").at(0).at("read").at("iops").to_number<double>();
   EXPECT_LE(iops, 500 * 1.05);  // a cap, not a speed: the loop device does far more uncapped
-  EXPECT_GE(iops, 500 * 0.5);
+  EXPECT_GT(iops, 0);  // how close to the cap a loaded machine gets is no property: JobLoop's tests pace it on a fake clock
 }
 
 namespace {
-// The first five fields of a block device's /sys/block/X/stat (1: reads completed, 5: writes completed).
-std::array<uint64_t, 5> block_stat(const LoopDevice& dev) {
+// Writes completed on a block device so far (/sys/block/NAME/stat's fifth field). Reads are no
+// measure of "nothing reached the device": udev probes a device with blkid, on its own schedule,
+// after anything that wrote to it closes it.
+uint64_t completed_writes(const LoopDevice& dev) {
   std::ifstream in("/sys/block/" + dev.name() + "/stat");
   std::array<uint64_t, 5> f{};
   for (auto& v : f) in >> v;
-  return f;
+  return f[4];
 }
-// Reads and writes completed on a block device so far.
-uint64_t completed_ios(const LoopDevice& dev) {
-  const auto f = block_stat(dev);
-  return f[0] + f[4];
-}
-// Writes completed on a block device so far.
-uint64_t completed_writes(const LoopDevice& dev) { return block_stat(dev)[4]; }
 
-// What the engine says when it refuses `w` (for 1 s) on the device opened for reading; checks that
-// it refused with exit 2 before any I/O reached the device.
+// What the engine says when it refuses `w` (made a random write, for 1 s) on the device opened for
+// writing through the gate; checks that it refused with exit 2 before any write reached the device.
 diskvet::Error engine_refusal(const LoopDevice& dev, Workload w) {
-  auto t = Target::open(dev.path(), false);
+  auto grant = diskvet::devices::open_for_write(dev.path(), diskvet::devices::Consent{{dev.path()}});
+  if (!grant) return grant.error();
+  auto t = Target::adopt(std::move(grant->fd), dev.path(), true);
   if (!t) return t.error();
+  w.rw = Pattern::randwrite;
   w.runtime_s = 1;
   auto v = validate(w, t->info().size_bytes, t->info().logical_block_size);
   if (!v) return v.error();
-  const uint64_t before = completed_ios(dev);
+  const uint64_t before = completed_writes(dev);
   auto m = run_workload(*v, *t);
-  EXPECT_EQ(completed_ios(dev), before);
+  EXPECT_EQ(completed_writes(dev), before);
   if (m) {
     ADD_FAILURE() << "the engine ran the workload";
     return {};
@@ -143,13 +141,13 @@ TEST(EngineOnLoop, PolledCompletionsAreRefusedBeforeAnyIoWhereTheQueueCannotPoll
 
   run_command({"dd", "if=/dev/urandom", "of=" + dev.path(), "bs=1M", "count=16", "oflag=direct", "status=none"});
   const std::string content = sha256_of(dev.path());
-  const uint64_t before_cli = completed_ios(dev);
+  const uint64_t before_cli = completed_writes(dev);
   auto r = run_command({DISKVET_BIN, "io", "--filename", dev.path(), "--destroy-data", dev.path(), "--rw", "randwrite", "--runtime", "1",
                         "--hipri"});
   EXPECT_EQ(r.exit_code, 2) << r.err;
   EXPECT_NE(r.err.find("io_poll is 0"), std::string::npos) << r.err;
   EXPECT_NE(r.err.find("nvme.poll_queues"), std::string::npos) << r.err;
-  EXPECT_EQ(completed_ios(dev), before_cli);
+  EXPECT_EQ(completed_writes(dev), before_cli);
   EXPECT_EQ(sha256_of(dev.path()), content);
 }
 
