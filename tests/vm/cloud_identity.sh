@@ -2,8 +2,11 @@
 # Cloud identities as the guest sees them: a SCSI disk with vendor=Msft, product=Virtual Disk (an
 # Azure managed disk) and one with vendor=Google, product=PersistentDisk, throttled by QEMU to a
 # tier's numbers. --profile auto infers the Azure disk's tier from its size (64 MiB: P1, 120 IOPS)
-# and says "inferred"; the verdict follows the throttle (200 IOPS: PASS, 60 IOPS: FAIL). The Google
-# disk gets no profile: its type cannot be seen from the guest, and the report asks for it by name.
+# and says "inferred", and the disk is judged against P1's limits. Under a cap of 60 IOPS it FAILs
+# max-iops (the cap bounds what any guest measures). Under 200 IOPS it is judged PASS or FAIL: which
+# one is the emulated disk's speed on this host (P1 promises a mean latency of 10 ms, which a guest
+# under TCG on a loaded host does not always keep), never asserted. The Google disk gets no profile:
+# its type cannot be seen from the guest, and the report asks for it by name.
 set -euo pipefail
 source "$(dirname "$0")/lib.sh"
 vm_require
@@ -21,14 +24,16 @@ boot() {  # boot CAP_IOPS
 
 boot 200
 vm_report devices DVAZURE01 DVGCP0001
-vm_report verdict DVAZURE01 PASS
+vm_report verdict DVAZURE01 'PASS|FAIL'
+vm_report metric DVAZURE01 max-iops read.iops 120 'PASS|FAIL'
 vm_report verdict DVGCP0001 NOT-JUDGED
 vm_expect 'Azure Premium SSD P1 \(4 GiB\): inferred: an Azure managed disk' "the Azure disk's profile is not reported as inferred"
 vm_expect 'Google Cloud Persistent Disk .*name it' "the Google disk's report does not ask for the profile by name"
-vm_expect 'DISKVET REPORT END === exit=4'
+vm_expect 'DISKVET REPORT END === exit=(1|4)'
 
 mv "$vm_log" "$vm_dir/boot1.log"; : > "$vm_log"
 boot 60
 vm_report verdict DVAZURE01 FAIL
+vm_report metric DVAZURE01 max-iops read.iops 120 FAIL
 vm_expect 'DISKVET REPORT END === exit=1'
-vm_pass "an Azure-looking disk is judged as the P1 its size implies (inferred): PASS at 200 IOPS, FAIL at 60; a Google one is NOT JUDGED and asks for its profile"
+vm_pass "an Azure-looking disk is judged against the P1 its size implies (inferred), and FAILs max-iops under a 60 IOPS cap; a Google one is NOT JUDGED and asks for its profile"

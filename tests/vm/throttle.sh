@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # A drive throttled by QEMU (throttling.iops-total) measures at most its cap inside the guest; a
 # profile promising less than the cap PASSes it, one promising more FAILs it, while its unthrottled
-# neighbour PASSes both.
+# neighbour PASSes the lower one (and is judged on the higher one, which a loaded host's guest may
+# not reach unthrottled either).
 # The guest is emulated (TCG) on a host that may be busy: a loaded host slows the guest, never speeds
 # it up. So what is checked holds under load: the throttled drive never measures above its cap (and
 # is measured at all), the higher promise (1.3x the cap) is one the throttle cannot let through, and
@@ -28,6 +29,6 @@ mv "$vm_log" "$vm_dir/boot1.log"; : > "$vm_log"
 vm_boot_kernel 150 "diskvet.run=lab-suite.json diskvet.profile=lab-promise-more.json diskvet.poweroff=1" "${drives[@]}"
 vm_report iops-capped DVTHR0SLOW "$cap"
 vm_report verdict DVTHR0SLOW FAIL
-vm_report verdict DVTHR0FREE PASS
+vm_report verdict DVTHR0FREE 'PASS|FAIL'  # 325 IOPS at QD1 unthrottled: the host's speed, not asserted
 vm_expect 'DISKVET REPORT END === exit=1'
 vm_pass "the throttled drive measured at most its $cap IOPS cap: PASS against a lower promise, FAIL against a higher one"
