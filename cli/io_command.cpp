@@ -423,7 +423,8 @@ Action register_io(CLI::App& app) {
   io->add_option("--spin", o->spin, "io_uring: poll completions this long before sleeping (e.g. 20us; 0: sleep at once)")
       ->capture_default_str();
   io->add_flag("--hipri", o->hipri,
-               "io_uring: poll the device's queue for completions (fio's hipri; needs a driver with poll queues, e.g. nvme.poll_queues=2)");
+               "io_uring, io_uring_cmd: poll the device's queue for completions (fio's hipri; needs a driver with poll queues, e.g. "
+               "nvme.poll_queues=2, and for io_uring_cmd Linux 6.1 or later)");
   io->add_option("--io-timeout,--io_timeout", o->io_timeout,
                  "An I/O out longer is a stall (reported); one out twice as long is given up on and the run ends (exit 3)")
       ->capture_default_str();

@@ -1,7 +1,9 @@
 // The NVMe passthrough backend (fio's io_uring_cmd): NVMe read and write commands as
 // IORING_OP_URING_CMD on the namespace's generic char device, on a ring of 128-byte entries
 // (SQE128: the command rides in the entry) and 32-byte completions (CQE32: the NVMe result beside
-// the status). The file and the buffers are registered, as on the block path.
+// the status). The file and the buffers are registered, as on the block path. With iopoll (fio's
+// hipri) the ring is also IORING_SETUP_IOPOLL: the kernel polls the namespace's poll queue for the
+// commands' completions inside the submit-and-wait (Linux 6.1 or later).
 #pragma once
 
 #include <liburing.h>
@@ -17,8 +19,10 @@ namespace diskvet::runner {
 
 class UringCmdBackend {
  public:
-  // fd: the generic char device (/dev/ngXnY); lba_bytes and nsid: its namespace's.
-  static Result<UringCmdBackend> create(int fd, uint32_t depth, uint32_t bs_bytes, uint64_t seed, uint32_t lba_bytes, uint32_t nsid);
+  // fd: the generic char device (/dev/ngXnY); lba_bytes and nsid: its namespace's. iopoll: the
+  // caller has checked that the namespace's queue has poll queues (poll_queues.hpp).
+  static Result<UringCmdBackend> create(int fd, uint32_t depth, uint32_t bs_bytes, uint64_t seed, uint32_t lba_bytes, uint32_t nsid,
+                                        bool iopoll = false);
   UringCmdBackend(UringCmdBackend&& o) noexcept;
   UringCmdBackend& operator=(UringCmdBackend&&) = delete;
   UringCmdBackend(const UringCmdBackend&) = delete;
@@ -43,6 +47,8 @@ class UringCmdBackend {
     ++syscalls_;
     io_uring_submit(&ring_);
   }
+  // On a polled ring the one enter polls the device's queue (it may return with fewer completions
+  // than asked when the CPU is wanted elsewhere; the job loop waits again).
   int submit_and_wait(unsigned wait_nr) {
     ++syscalls_;
     return io_uring_submit_and_wait(&ring_, wait_nr);
@@ -61,7 +67,7 @@ class UringCmdBackend {
   unsigned setup_flags() const { return flags_; }
 
  private:
-  friend Status probe_passthrough(int fd, const std::string& path, uint32_t lba_bytes, uint32_t nsid, uint64_t timeout_ns);
+  friend Status probe_passthrough(int fd, const std::string& path, uint32_t lba_bytes, uint32_t nsid, uint64_t timeout_ns, bool iopoll);
   UringCmdBackend() = default;
   io_uring ring_{};
   bool live_ = false;
@@ -76,6 +82,8 @@ class UringCmdBackend {
 // One read of the namespace's first logical block through a fresh ring, before any workload runs:
 // a kernel without NVMe passthrough or a device that refuses the command (EOPNOTSUPP) is refused
 // here with what to use instead, before any write. Waits at most timeout_ns for the answer.
-Status probe_passthrough(int fd, const std::string& path, uint32_t lba_bytes, uint32_t nsid, uint64_t timeout_ns);
+// iopoll: the read goes through a polled ring (what --hipri runs), and a kernel that cannot poll
+// passthrough commands (before 6.1: EOPNOTSUPP or EINVAL) is refused naming that.
+Status probe_passthrough(int fd, const std::string& path, uint32_t lba_bytes, uint32_t nsid, uint64_t timeout_ns, bool iopoll);
 
 }  // namespace diskvet::runner

@@ -144,8 +144,9 @@ void job_thread(JobSlot& slot, const Workload& w, const Target& target, const Ti
   const int job_fd = (*fd)->get();
   if (w.engine == BackendKind::psync) return run_on(PsyncBackend::create(job_fd, slot.plan.depth, w.bs_bytes, slot.plan.seed), std::move(fd));
   if (passthrough)
-    return run_on(UringCmdBackend::create(job_fd, slot.plan.depth, w.bs_bytes, slot.plan.seed, target.info().logical_block_size, target.info().nsid),
-                  std::move(fd));
+    return run_on(
+        UringCmdBackend::create(job_fd, slot.plan.depth, w.bs_bytes, slot.plan.seed, target.info().logical_block_size, target.info().nsid, w.hipri),
+        std::move(fd));
   run_on(UringBackend::create(job_fd, slot.plan.depth, w.bs_bytes, slot.plan.seed, uint64_t{w.spin_us} * 1000, w.hipri), std::move(fd));
 }
 
@@ -199,7 +200,8 @@ bool all_done(const std::vector<std::unique_ptr<JobSlot>>& jobs) {
 
 // NVMe passthrough only on a target whose generic node is attached, in commands the namespace
 // takes, and only once one read command came back: a kernel or device that cannot do it is refused
-// here, before any write.
+// here, before any write. A polled workload (hipri) sends a second read through a polled ring, so a
+// kernel with passthrough but without polled passthrough is refused for that, by name.
 Status check_passthrough(const Workload& w, const Target& target) {
   const TargetInfo& t = target.info();
   if (t.passthrough_path.empty())
@@ -209,7 +211,10 @@ Status check_passthrough(const Workload& w, const Target& target) {
                        fmt::format("use --bs {} or less", most));
   auto fd = target.reopen_passthrough();
   if (!fd) return fd.error();
-  return probe_passthrough(fd->get(), t.passthrough_path, t.logical_block_size, t.nsid, static_cast<uint64_t>(w.io_timeout_s * 1e9));
+  const auto timeout_ns = static_cast<uint64_t>(w.io_timeout_s * 1e9);
+  if (auto plain = probe_passthrough(fd->get(), t.passthrough_path, t.logical_block_size, t.nsid, timeout_ns, false); !plain || !w.hipri)
+    return plain;
+  return probe_passthrough(fd->get(), t.passthrough_path, t.logical_block_size, t.nsid, timeout_ns, true);
 }
 
 // What one run's job threads share once started (see run_workload).

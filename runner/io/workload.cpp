@@ -127,8 +127,9 @@ Result<Workload> validate(Workload w, uint64_t target_size, uint32_t lbs) {
                        "drop the data pattern, or verify in another workload");
   if (w.spin_us > 1'000'000) return usage_error("--spin", fmt::format("{}us is more than a second", w.spin_us), "e.g. 50us");
   if (w.spin_us && w.engine != BackendKind::io_uring) return usage_error("--spin", "only the io_uring engine polls its completions", "drop --spin");
-  if (w.hipri && w.engine != BackendKind::io_uring)
-    return usage_error("--hipri", fmt::format("the {} engine cannot poll a device's queue", to_string(w.engine)), "use --engine io_uring");
+  if (w.hipri && w.engine != BackendKind::io_uring && w.engine != BackendKind::io_uring_cmd)
+    return usage_error("--hipri", fmt::format("the {} engine cannot poll a device's queue", to_string(w.engine)),
+                       "use --engine io_uring (or io_uring_cmd on NVMe)");
   if (w.hipri && w.spin_us)
     return usage_error("--spin", "a --hipri ring polls the device itself; there is nothing left to spin for", "drop --spin");
   if (!(w.io_timeout_s >= 0.01) || !std::isfinite(w.io_timeout_s))

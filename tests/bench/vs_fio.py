@@ -6,7 +6,11 @@ Without --target, a 1 GiB loop device on /dev/shm is made (root) and removed aft
 The "cmd-" cases are NVMe passthrough (both tools' io_uring_cmd, fio on the namespace's /dev/ngXnY):
 they run only when --target is an NVMe namespace /dev/nvmeXnY with its generic node, e.g. in the VM
 lab's guest (`--only cmd-randread-4k-qd1,cmd-randread-4k-qd32,randread-4k-qd32`); the kernel does
-not account passthrough I/O in /sys/block/X/stat, so they have no "added" column.
+not account passthrough I/O in /sys/block/X/stat, so they have no "added" column. The "-hipri" cases
+poll completions (both tools' --hipri: io_uring on the block device, io_uring_cmd on the generic
+node); they run only where the target's queue polls (/sys/block/X/queue/io_poll 1: NVMe with
+nvme.poll_queues=N, as the VM lab's guest boots), e.g. `--only cmd-randread-4k-qd1-hipri,
+cmd-randread-4k-qd32-hipri,randread-4k-qd1-hipri`.
 Every case runs diskvet then fio (or fio then diskvet, alternating the order each round) so that
 drift of a shared machine hits both tools alike. Ratios > 1 mean diskvet did more IOPS, or for CPU
 per I/O and latency, < 1 means diskvet was cheaper / lower.
@@ -29,7 +33,8 @@ DISKVET = os.environ.get("DISKVET", os.path.join(HERE, "..", "..", "build", "cli
 
 # name, rw, bs, iodepth, numjobs, extra fio options (diskvet takes the same, in its spelling;
 # "dv:" marks an option only diskvet has, such as --spin: fio then runs as it is; "fio:" one only
-# fio gets, such as --refill_buffers, which is what diskvet's write data always is)
+# fio gets, such as --refill_buffers, which is what diskvet's write data always is; an option
+# without "=" is a flag both take, such as --hipri)
 CASES = [
     ("randread-4k-qd1", "randread", "4k", 1, 1, []),
     ("randread-4k-qd1-pinned", "randread", "4k", 1, 1, ["--cpus_allowed=1"]),
@@ -51,6 +56,10 @@ CASES = [
     # NVMe passthrough: diskvet --engine io_uring_cmd against fio's io_uring_cmd (cmd_type=nvme).
     ("cmd-randread-4k-qd1", "randread", "4k", 1, 1, []),
     ("cmd-randread-4k-qd32", "randread", "4k", 32, 1, []),
+    # Polled completions (fio's hipri) where the queue has poll queues: passthrough and the block path.
+    ("cmd-randread-4k-qd1-hipri", "randread", "4k", 1, 1, ["--hipri"]),
+    ("cmd-randread-4k-qd32-hipri", "randread", "4k", 32, 1, ["--hipri"]),
+    ("randread-4k-qd1-hipri", "randread", "4k", 1, 1, ["--hipri"]),
     ("null-4k-qd1", "randread", "4k", 1, 1, []),
     ("null-4k-qd32", "randread", "4k", 32, 1, []),
     ("null-randwrite-4k-qd32", "randwrite", "4k", 32, 1, []),
@@ -119,6 +128,16 @@ def generic_node(target):
     return ng if os.path.exists(f"/sys/class/nvme-generic/{os.path.basename(ng)}") and os.path.exists(ng) else None
 
 
+def queue_polls(target):
+    """Whether the target's block device queue polls completions (io_poll 1), as --hipri needs."""
+    try:
+        rdev = os.stat(target).st_rdev
+        with open(f"/sys/dev/block/{os.major(rdev)}:{os.minor(rdev)}/queue/io_poll") as fh:
+            return fh.read().strip() == "1"
+    except OSError:
+        return False
+
+
 def diskvet_cmd(case, target, runtime, null):
     name, rw, bs, depth, jobs, extra = case
     cmd = [DISKVET, "io", "--rw", rw, "--bs", bs, "--iodepth", str(depth), "--numjobs", str(jobs),
@@ -128,6 +147,9 @@ def diskvet_cmd(case, target, runtime, null):
         cmd += ["--engine", "io_uring_cmd"]  # diskvet finds the generic node from the block device
     for e in extra:
         if e.startswith("fio:"):
+            continue
+        if "=" not in e:
+            cmd += [e]
             continue
         k, v = e.removeprefix("dv:").split("=")
         cmd += [k.replace("_", "-"), v]
@@ -178,6 +200,9 @@ def main():
         if not generic_node(target) and any(c[0].startswith("cmd-") for c in cases):
             print(f"note: {target} is not an NVMe namespace with a generic node; the cmd- cases are left out", file=sys.stderr)
             cases = [c for c in cases if not c[0].startswith("cmd-")]
+        if not queue_polls(target) and any("--hipri" in c[5] for c in cases):
+            print(f"note: {target}'s queue does not poll (no poll queues); the -hipri cases are left out", file=sys.stderr)
+            cases = [c for c in cases if "--hipri" not in c[5]]
         results = {}
         for case in cases:
             null = case[0].startswith("null")

@@ -142,4 +142,10 @@ TEST(FioJson, JobOptionsSayWhenCompletionsWerePolled) {
   EXPECT_FALSE(job_of(fio_io_document(m, "/dev/nvme0n1", FioOutputFormat::json, 0)).at("job options").as_object().contains("hipri"));
   m.workload.hipri = true;
   EXPECT_TRUE(job_of(fio_io_document(m, "/dev/nvme0n1", FioOutputFormat::json, 0)).at("job options").at("hipri").as_bool());
+  // On NVMe passthrough too, as fio's io_uring_cmd spells it beside its cmd_type.
+  m.workload.engine = BackendKind::io_uring_cmd;
+  const boost::json::object doc = fio_io_document(m, "/dev/ng0n1", FioOutputFormat::json, 0);
+  const auto& opts = job_of(doc).at("job options");
+  EXPECT_TRUE(opts.at("hipri").as_bool());
+  EXPECT_EQ(opts.at("ioengine").as_string(), "io_uring_cmd");
 }

@@ -327,7 +327,7 @@ TEST(Workload, FioCommandLineCarriesTheSeedAndTheRandomMap) {
   EXPECT_NE(fio_command_line(w, "/dev/sdx").find(" --norandommap"), std::string::npos);
 }
 
-TEST(Workload, HipriIsIoUringsAloneAndNeedsNoSpin) {
+TEST(Workload, HipriIsTheRingEnginesAloneAndNeedsNoSpin) {
   Workload w;
   w.hipri = true;
   auto v = validate(w, 1 << 20, 512);
@@ -360,12 +360,22 @@ TEST(Workload, NvmePassthroughIsFiosIoUringCmdWithNvmeCommandsOnTheGenericNode) 
   EXPECT_NE(cmd.find(" --cmd_type=nvme"), std::string::npos) << cmd;
   EXPECT_NE(cmd.find(" --fixedbufs --registerfiles"), std::string::npos) << cmd;
   EXPECT_NE(cmd.find(" --iodepth_batch_complete_max=8"), std::string::npos) << cmd;
-  // Polling is the io_uring engine's alone, here as with psync.
+  // Spinning in user space is the io_uring engine's alone; polled completions (fio's hipri on its
+  // io_uring_cmd engine) are both ring engines', and fio's line and ours say so the same way.
   w.spin_us = 20;
   EXPECT_FALSE(validate(w, 1 << 20, 512));
   w.spin_us = 0;
   w.hipri = true;
-  EXPECT_FALSE(validate(w, 1 << 20, 512));
+  auto polled = validate(w, 1 << 20, 512);
+  ASSERT_TRUE(polled) << polled.error().message();
+  const std::string polled_cmd = fio_command_line(*polled, "/dev/ng0n1");
+  EXPECT_NE(polled_cmd.find(" --ioengine=io_uring_cmd "), std::string::npos) << polled_cmd;
+  EXPECT_NE(polled_cmd.find(" --cmd_type=nvme --fixedbufs --registerfiles --hipri"), std::string::npos) << polled_cmd;
+  w.spin_us = 20;
+  auto spin = validate(w, 1 << 20, 512);
+  ASSERT_FALSE(spin);
+  EXPECT_EQ(spin.error().subject, "--spin");
+  w.spin_us = 0;
   w.engine = BackendKind::io_uring;
   w.hipri = false;
   EXPECT_EQ(fio_command_line(w, "/dev/nvme0n1").find("cmd_type"), std::string::npos);

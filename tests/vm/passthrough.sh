@@ -5,7 +5,13 @@
 # consent by serial) read back through the block device equal to the same write through the block
 # path; random reads through passthrough; every I/O counted, none failed; the fio line and job
 # options spell fio's io_uring_cmd. Refused with exit 2 and nothing written: consent naming another
-# drive, consent naming the char device, and no generic node under /dev.
+# drive, consent naming the char device, and no generic node under /dev. Polled completions
+# (--hipri, fio's hipri): the guest boots with nvme.poll_queues=1 (the driver refuses more poll
+# queues than CPUs, and fails to load: the guest has one), so DVPT0A's queue polls
+# (queue/io_poll 1), and both engines write the same 8 MiB with --hipri (equal checksums) and read
+# with it, every I/O counted, while its controller raises almost no interrupts (polled queues have
+# none). DVPT0B's controller grants a single I/O queue (max_ioqpairs=1), leaving none to poll:
+# --hipri is refused there on both engines, naming nvme.poll_queues, and nothing is written.
 set -euo pipefail
 source "$(dirname "$0")/lib.sh"
 vm_require
@@ -13,14 +19,14 @@ vm_scratch
 da=$(vm_drive a 64M); db=$(vm_drive b 64M)
 data=$(vm_data_disk)
 mcopy -i "$data" "$vm_here/passthrough_guest.sh" ::/
-vm_start_shell 150 "" -drive "file=$data,if=virtio,format=raw" \
+vm_start_shell 150 "nvme.poll_queues=1" -drive "file=$data,if=virtio,format=raw" \
   -drive "file=$da,if=none,id=da,format=raw" -device nvme,serial=DVPT0A,drive=da \
-  -drive "file=$db,if=none,id=db,format=raw" -device nvme,serial=DVPT0B,drive=db
+  -drive "file=$db,if=none,id=db,format=raw" -device nvme,serial=DVPT0B,drive=db,max_ioqpairs=1
 printf '%s\r' 'sh /media/diskvet/passthrough_guest.sh' >&3
-vm_wait_for 240 '^PASSTHRU( done|: no drive)'
+vm_wait_for 330 '^PASSTHRU( done|: no drive)'
 printf '%s\r' 'poweroff -f' >&3
 exec 3>&-
-vm_wait_poweroff 270
+vm_wait_poweroff 360
 /usr/bin/python3 - "$vm_log" <<'PY' || vm_fail "passthrough checks failed (above)"
 import json, re, sys
 
@@ -65,7 +71,7 @@ if j:
     check(f"--filename={ng} " in fio and "--ioengine=io_uring_cmd" in fio and "--cmd_type=nvme" in fio and "--direct" not in fio,
           f"the fio line (no direct=1: fio cannot open a char device O_DIRECT): {fio}")
 s = sums()
-check(len(s) == 4, f"four checksums printed: {s}")
+check(len(s) == 6, f"six checksums printed: {s}")
 check(s.get("block-write") is not None and s.get("block-write") != s.get("zeroed"), "the region was zeroed between the two writes")
 check(s.get("cmd-write") == s.get("block-write"), "passthrough wrote exactly what the block path wrote (read back through the block device)")
 rc, out, err = step("cmd-read")
@@ -78,6 +84,40 @@ for name, why in (("other-consent", "DVPT0B"), ("ng-consent", ng)):
 check(s.get("refused") == s.get("cmd-write"), "the refused writes wrote nothing")
 rc, out, err = step("no-node")
 check(rc == 2 and ng in err and "does not exist" in err, f"no generic node under /dev: refused with exit 2 naming it (rc {rc}: {err.strip()[:300]})")
+
+# Polled completions. Interrupts are counted on DVPT0A's controller around each run: reads through
+# an interrupt-driven queue raise about one per completion batch, polled queues none.
+irq = {name: int(after) - int(before) for name, before, after in re.findall(r"^PASSTHRU irq (\S+) (\d+) (\d+)$", log, re.M)}
+print(f"interrupts of DVPT0A's controller per run: {irq}")
+polls = re.search(r"^PASSTHRU io_poll (\S+) (\S+)$", log, re.M)
+a_polls = polls.group(1) if polls else "not printed"
+check(a_polls == "1", f"DVPT0A's queue polls after booting with nvme.poll_queues=1: queue/io_poll is {a_polls}"
+      + ("" if a_polls == "1" else " (nvme.poll_queues did not reach the nvme driver: every --hipri step below is refused)"))
+check(polls is not None and polls.group(2) == "0", f"DVPT0B's queue cannot poll (max_ioqpairs=1 leaves no queue to poll): {polls.group(2) if polls else '?'}")
+for engine in ("io_uring", "io_uring_cmd"):
+    rc, out, err = step(f"{engine}-hipri-write")
+    j = job(out) if rc == 0 else None
+    check(j is not None and j["write"]["total_ios"] == 128 and j["write"]["io_bytes"] == 8 << 20 and j["error"] == 0,
+          f"{engine} --hipri wrote 128 blocks of 64 KiB, no error (rc {rc}: {err.strip()[:300]})")
+    if j:
+        o = j["job options"]
+        fio = json.loads(out[out.find("{"):])["fio_equivalent"]
+        check(o.get("hipri") is True and o.get("ioengine") == engine and f"--ioengine={engine} " in fio and " --hipri" in fio,
+              f"job options and the fio line say {engine} with hipri: {o.get('ioengine')} hipri={o.get('hipri')}; {fio}")
+    check(s.get(f"{engine}-hipri-write") == s.get("block-write"), f"{engine} --hipri wrote exactly what the block path wrote (read back)")
+    rc, out, err = step(f"{engine}-hipri-read")
+    j = job(out) if rc == 0 else None
+    check(j is not None and j["read"]["total_ios"] == 512 and j["read"]["io_bytes"] == 2 << 20 and j["error"] == 0,
+          f"512 random reads of 4 KiB with {engine} --hipri, no error (rc {rc}: {err.strip()[:300]})")
+    name = f"{engine}-hipri-read"
+    check(name in irq and irq[name] < 512 // 4,
+          f"{engine} --hipri polled its 512 reads: {irq.get(name)} interrupts (the interrupt-driven cmd-read raised {irq.get('cmd-read')})")
+b = dict(re.findall(r"^PASSTHRU b (before|after) (.+)$", log, re.M))
+for engine in ("io_uring", "io_uring_cmd"):
+    rc, out, err = step(f"{engine}-no-poll")
+    check(rc == 2 and "io_poll is 0" in err and "nvme.poll_queues" in err,
+          f"{engine} --hipri on DVPT0B (no poll queues) refused with exit 2 naming nvme.poll_queues (rc {rc}: {err.strip()[:300]})")
+check("before" in b and b.get("before") == b.get("after"), f"the refusals on DVPT0B wrote nothing (checksum, writes completed): {b}")
 sys.exit(1 if failed else 0)
 PY
-vm_pass "io_uring_cmd writes what the block path writes, reads and counts every I/O, and is refused without consent or a generic node"
+vm_pass "io_uring_cmd writes what the block path writes, reads and counts every I/O, and is refused without consent or a generic node; --hipri polls on both engines where the queue has poll queues and is refused where it has none"

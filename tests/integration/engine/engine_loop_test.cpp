@@ -153,7 +153,9 @@ TEST(EngineOnLoop, PolledCompletionsAreRefusedBeforeAnyIoWhereTheQueueCannotPoll
 
 // NVMe passthrough needs a namespace's generic char device: on a loop device the engine (a target
 // without one attached) and `diskvet io --engine io_uring_cmd` (even with consent) refuse before
-// any I/O, and the device is unchanged.
+// any I/O, and the device is unchanged. Polled passthrough (--hipri) is refused the same way: by the
+// engine for the queue that cannot poll (naming nvme.poll_queues), by `diskvet io` for the device
+// that is no namespace, never for the engine's combination of options.
 TEST(EngineOnLoop, PassthroughIsRefusedBeforeAnyIoOnADeviceThatIsNoNvmeNamespace) {
   LoopDevice dev("engine-uring-cmd", 16 << 20);
   REQUIRE_LOOP(dev);
@@ -174,6 +176,19 @@ TEST(EngineOnLoop, PassthroughIsRefusedBeforeAnyIoOnADeviceThatIsNoNvmeNamespace
   EXPECT_EQ(r.exit_code, 2) << r.err;
   EXPECT_NE(r.err.find("not an NVMe namespace"), std::string::npos) << r.err;
   EXPECT_EQ(completed_writes(dev), before);
+  EXPECT_EQ(sha256_of(dev.path()), content);
+
+  w.hipri = true;
+  const diskvet::Error polled = engine_refusal(dev, w);
+  EXPECT_NE(polled.what.find("io_poll is 0"), std::string::npos) << polled.message();
+  EXPECT_NE(polled.fix.find("nvme.poll_queues"), std::string::npos) << polled.message();
+  const uint64_t before_polled = completed_writes(dev);
+  auto p = run_command({DISKVET_BIN, "io", "--filename", dev.path(), "--destroy-data", dev.path(), "--rw", "randwrite", "--runtime", "1",
+                        "--engine", "io_uring_cmd", "--hipri"});
+  EXPECT_EQ(p.exit_code, 2) << p.err;
+  EXPECT_NE(p.err.find("not an NVMe namespace"), std::string::npos) << p.err;
+  EXPECT_EQ(p.err.find("cannot poll"), std::string::npos) << p.err;
+  EXPECT_EQ(completed_writes(dev), before_polled);
   EXPECT_EQ(sha256_of(dev.path()), content);
 }
 
