@@ -112,4 +112,29 @@ std::optional<WriteAccounting> account_writes(const Health& before, const Health
   return a;
 }
 
+std::optional<WriteAmplification> write_amplification(const Health& before, const Health& after) {
+  if (!before.data_units_written || !after.data_units_written) return std::nullopt;
+  WriteAmplification w;
+  if (!before.ocp_physical_bytes_written || !after.ocp_physical_bytes_written) {
+    const std::string& why = !after.ocp_log_absent.empty() ? after.ocp_log_absent : before.ocp_log_absent;
+    w.words = why.empty() ? "the drive has no OCP SMART / Health Information Extended log (log page C0h): no write amplification to show" : why;
+    return w;
+  }
+  w.available = true;
+  const uint64_t physical_before = *before.ocp_physical_bytes_written, physical_after = *after.ocp_physical_bytes_written;
+  w.physical_bytes = physical_after >= physical_before ? physical_after - physical_before : 0;
+  const uint64_t units = *after.data_units_written >= *before.data_units_written ? *after.data_units_written - *before.data_units_written : 0;
+  w.host_bytes = units * kNvmeDataUnitBytes;
+  if (*w.host_bytes == 0) {
+    w.words = fmt::format("the drive wrote {} to its media and counted no host writes during the run: no ratio (evidence, not judged)",
+                          format_bytes(*w.physical_bytes));
+    return w;
+  }
+  w.factor = static_cast<double>(*w.physical_bytes) / static_cast<double>(*w.host_bytes);
+  w.words = fmt::format("{:.2f}: the drive wrote {} to its media (OCP Physical Media Units Written) for {} of host writes it counted (NVMe Data "
+                        "Units Written) during the run (evidence, not judged)",
+                        *w.factor, format_bytes(*w.physical_bytes), format_bytes(*w.host_bytes));
+  return w;
+}
+
 }  // namespace diskvet::devices
