@@ -6,6 +6,8 @@
 #include <fmt/format.h>
 #include <gtest/gtest.h>
 
+#include <tuple>
+
 #include "runner/report/report_file.hpp"
 #include "runner/report/report_plots.hpp"
 #include "tests/support/null_run_report.hpp"
@@ -433,15 +435,11 @@ TEST(Compare, SataSasLogsAndWriteAmplificationOfBothRunsAreShownOnlyANewLogFailu
   ASSERT_EQ(bad.devices[0].evidence.problems.size(), 1u);
   EXPECT_EQ(bad.devices[0].evidence.problems[0], "SATA/SAS log: ATA self-test log: Short offline: Completed: read failure (status 7h)");
   const Comparison c = compare_reports(clean, bad, CompareOptions{});
+  // Each check as (check, baseline, new run, WORSE); write amplification is evidence, never WORSE.
+  auto row = [](const EvidenceChange& e) { return std::tuple{e.check, e.a, e.b, e.worse}; };
   const auto& ev = c.pairs.at(0).evidence;
   ASSERT_EQ(ev.size(), 2u);
-  EXPECT_EQ(ev[0].check, "SATA/SAS logs");
-  EXPECT_EQ(ev[0].a, "0 of 1 new entries fail");
-  EXPECT_EQ(ev[0].b, "1 of 1 new entries fail");
-  EXPECT_TRUE(ev[0].worse);
-  EXPECT_EQ(ev[1].check, "write amplification");
-  EXPECT_EQ(ev[1].a, "1.10");
-  EXPECT_EQ(ev[1].b, "3.90");
-  EXPECT_FALSE(ev[1].worse) << "evidence, never a verdict";
+  EXPECT_EQ(row(ev[0]), std::tuple("SATA/SAS logs", "0 of 1 new entries fail", "1 of 1 new entries fail", true));
+  EXPECT_EQ(row(ev[1]), std::tuple("write amplification", "1.10", "3.90", false));
   EXPECT_NE(compare_text({c}, CompareOptions{}).find("health evidence, write amplification: 1.10 -> 3.90\n"), std::string::npos);
 }
