@@ -132,7 +132,11 @@ TEST(SmartLogs, SasCorrectedErrorsAreListedAndUncorrectedOnesFailOnceThroughTheS
 
 TEST(SmartLogs, WithoutSmartctlsWordsTheRegistersDecideAndAnUnknownErrorFails) {
   auto judged = [](uint8_t error, uint8_t status, const std::string& words = "") {
-    return judge_ata_error(AtaErrorLogEntry{.error_register = error, .status_register = status, .description = words}).fails;
+    AtaErrorLogEntry e;
+    e.error_register = error;
+    e.status_register = status;
+    e.description = words;
+    return judge_ata_error(e).fails;
   };
   EXPECT_TRUE(judged(0x40, 0x51));   // UNC
   EXPECT_TRUE(judged(0x10, 0x51));   // IDNF
@@ -146,7 +150,13 @@ TEST(SmartLogs, WithoutSmartctlsWordsTheRegistersDecideAndAnUnknownErrorFails) {
 }
 
 TEST(SmartLogs, NewSelfTestsAreThoseAboveTheEntriesTheLogHeldBeforeTheRun) {
-  auto entry = [](uint8_t status, uint64_t hours) { return AtaSelfTestLogEntry{.type = 1, .status = status, .lifetime_hours = hours}; };
+  auto entry = [](uint8_t status, uint64_t hours) {
+    AtaSelfTestLogEntry e;
+    e.type = 1;
+    e.status = status;
+    e.lifetime_hours = hours;
+    return e;
+  };
   Health before, after;
   before.ata_self_test_log = std::vector{entry(0, 10), entry(0, 5)};
   after.ata_self_test_log = std::vector{entry(0x74, 11), entry(0, 10), entry(0, 5)};
