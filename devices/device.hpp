@@ -21,6 +21,39 @@ struct SmartCounter {
   uint64_t raw = 0;
 };
 
+// An entry of an ATA SMART error log as `smartctl --json` gives it (ata_smart_error_log.extended or
+// .summary, table[]): the drive's error number, the completion registers and smartctl's decoding.
+struct AtaErrorLogEntry {
+  uint64_t number = 0;  // the drive's error count when it logged this one (smartctl's error_number)
+  std::optional<uint64_t> lifetime_hours;
+  uint8_t error_register = 0, status_register = 0;
+  std::optional<uint64_t> lba;  // completion_registers.lba
+  std::string command;          // the command that failed (previous_commands[0].command_name)
+  std::string description;      // smartctl's error_description: "Error: UNC at LBA = 0x0012d687 = 1234567"
+};
+
+// An ATA SMART error log: the Extended Comprehensive one (`-l xerror`, GP log 03h) or the Summary one
+// (`-l error`, SMART log 01h, its last five errors).
+struct AtaErrorLog {
+  std::string log;      // "extended comprehensive" or "summary"
+  uint64_t count = 0;   // the drive's count of errors over its life
+  std::vector<AtaErrorLogEntry> entries;  // newest first, as many as smartctl printed
+};
+
+// An entry of the ATA SMART self-test log (ata_smart_self_test_log.standard.table[]).
+struct AtaSelfTestLogEntry {
+  uint8_t type = 0, status = 0;  // the test's number and its status byte (bits 7:4 the result)
+  std::string type_words, status_words;
+  std::optional<uint64_t> lifetime_hours, lba;
+  bool operator==(const AtaSelfTestLogEntry&) const = default;
+};
+
+// One direction of the SAS error counter log (SPC-4 log pages 02h, 03h, 05h).
+struct ScsiErrorCounters {
+  std::string direction;  // "read", "write", "verify"
+  uint64_t corrected = 0, uncorrected = 0;
+};
+
 // Health as far as it is known; a field that could not be read is nullopt, never zero.
 struct Health {
   bool known = false;  // false: no SMART/health source (the report says "unknown", never "healthy")
@@ -46,6 +79,15 @@ struct Health {
   // entries, decoded by nvme_error_log.hpp); nullopt when it was not read. Not in the JSON: what a
   // run added is judged and reported on its own (runner/run).
   std::optional<std::vector<std::array<uint8_t, 64>>> error_log;
+  // SATA/SAS: the error and self-test logs smartctl read with this snapshot (smart_logs.hpp); not in
+  // the JSON either: what a run added is judged and reported on its own.
+  std::optional<AtaErrorLog> ata_error_log_extended, ata_error_log_summary;
+  std::optional<std::vector<AtaSelfTestLogEntry>> ata_self_test_log;  // newest first
+  std::vector<ScsiErrorCounters> scsi_error_counters;
+  // NVMe: Physical Media Units Written (bytes) from the OCP Datacenter NVMe SSD SMART / Health
+  // Information Extended log (log page C0h); nullopt without it, and ocp_log_absent says why.
+  std::optional<uint64_t> ocp_physical_bytes_written;
+  std::string ocp_log_absent;
   std::optional<uint32_t> warning_temp_time_min;
   std::optional<uint32_t> critical_temp_time_min;
   std::optional<uint32_t> thermal_transitions;  // sum of the thermal-management transition counts

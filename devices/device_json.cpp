@@ -91,6 +91,8 @@ void tag_invoke(json::value_from_tag, json::value& v, const Health& h) {
   }
   put(o, "host_sectors_written", h.host_sectors_written);
   put(o, "device_sectors_written", h.device_sectors_written);
+  put(o, "ocp_physical_bytes_written", h.ocp_physical_bytes_written);
+  put_text(o, "ocp_log_absent", h.ocp_log_absent);
   o["problems"] = strings(h.problems);
   v = std::move(o);
 }
@@ -132,6 +134,8 @@ Health tag_invoke(json::value_to_tag<Health>, const json::value& v) {
   get_text(*o, "ata_written_attribute", h.ata_written_attribute);
   get(*o, "host_sectors_written", h.host_sectors_written);
   get(*o, "device_sectors_written", h.device_sectors_written);
+  get(*o, "ocp_physical_bytes_written", h.ocp_physical_bytes_written);
+  get_text(*o, "ocp_log_absent", h.ocp_log_absent);
   h.problems = get_strings(*o, "problems");
   return h;
 }
@@ -258,6 +262,31 @@ void tag_invoke(json::value_from_tag, json::value& v, const SmartCounterReview& 
     findings.push_back(json::object{{"key", f.key}, {"name", f.name}, {"before", f.before}, {"after", f.after}, {"fails", f.fails}, {"words", f.words}});
   v = json::object{{"compared", r.compared}, {"findings", std::move(findings)}, {"problems", strings(r.problems)},
                    {"inconclusive", strings(r.inconclusive)}};
+}
+
+void tag_invoke(json::value_from_tag, json::value& v, const SmartLogReview& r) {
+  json::array findings;
+  for (const auto& f : r.findings) {
+    json::object o{{"log", f.log}, {"fails", f.fails}, {"words", f.words}, {"why", f.why}};
+    put(o, "number", f.number);
+    put(o, "lba", f.lba);
+    findings.push_back(std::move(o));
+  }
+  json::object o{{"new_errors", r.new_errors}, {"unseen", r.unseen}, {"scsi_counters", r.scsi_counters}, {"findings", std::move(findings)},
+                 {"problems", strings(r.problems)}, {"notes", strings(r.notes)}};
+  put_text(o, "error_log", r.error_log);
+  put(o, "errors_before", r.errors_before);
+  put(o, "errors_after", r.errors_after);
+  put(o, "new_self_tests", r.new_self_tests);
+  v = std::move(o);
+}
+
+void tag_invoke(json::value_from_tag, json::value& v, const WriteAmplification& w) {
+  json::object o{{"available", w.available}, {"words", w.words}};
+  put(o, "physical_bytes", w.physical_bytes);
+  put(o, "host_bytes", w.host_bytes);
+  put(o, "factor", w.factor);
+  v = std::move(o);
 }
 
 void tag_invoke(json::value_from_tag, json::value& v, const SelfTestOutcome& o) {

@@ -9,6 +9,7 @@
 #include "devices/nvme_error_log.hpp"
 #include "devices/self_test.hpp"
 #include "devices/smart_counters.hpp"
+#include "devices/smart_logs.hpp"
 #include "devices/write_accounting.hpp"
 
 namespace diskvet::devices {
@@ -22,6 +23,8 @@ void tag_invoke(boost::json::value_from_tag, boost::json::value& v, const Health
 void tag_invoke(boost::json::value_from_tag, boost::json::value& v, const WriteAccounting& a);
 void tag_invoke(boost::json::value_from_tag, boost::json::value& v, const ErrorLogReview& r);
 void tag_invoke(boost::json::value_from_tag, boost::json::value& v, const SmartCounterReview& r);
+void tag_invoke(boost::json::value_from_tag, boost::json::value& v, const SmartLogReview& r);
+void tag_invoke(boost::json::value_from_tag, boost::json::value& v, const WriteAmplification& w);
 void tag_invoke(boost::json::value_from_tag, boost::json::value& v, const SelfTestOutcome& o);
 // The reverse, for reading saved reports; unknown members are ignored, missing ones stay unknown.
 Health tag_invoke(boost::json::value_to_tag<Health>, const boost::json::value& v);

@@ -2,6 +2,7 @@
 #include "devices/nvme.hpp"
 
 #include <fcntl.h>
+#include <unistd.h>
 #include <libnvme.h>
 
 #include <fmt/format.h>
@@ -13,6 +14,7 @@
 
 #include "common/fd.hpp"
 #include "devices/nvme_error_log.hpp"
+#include "devices/nvme_ocp_log.hpp"
 #include "devices/nvme_self_test.hpp"
 
 namespace diskvet::devices {
@@ -65,6 +67,11 @@ class LibnvmeSelfTestAdmin final : public NvmeSelfTestAdmin {
     const int rc = nvme_dev_self_test(&args);
     return rc < 0 ? -errno : rc;
   }
+  std::optional<std::vector<uint8_t>> log_page(uint8_t lid, size_t bytes) override {
+    std::vector<uint8_t> page(bytes);
+    if (nvme_get_log_simple(fd_.get(), static_cast<nvme_cmd_get_log_lid>(lid), static_cast<__u32>(bytes), page.data()) != 0) return std::nullopt;
+    return page;
+  }
   std::optional<std::vector<uint8_t>> self_test_log() override {
     struct nvme_self_test_log log{};
     static_assert(sizeof(log) == kSelfTestLogBytes);
@@ -111,7 +118,12 @@ std::optional<NvmeReading> read_nvme(const Device& d) {
   static_assert(sizeof(smart) == kLogPageBytes);
   if (nvme_get_log_smart(fd.get(), NVME_NSID_ALL, false, &smart) == 0)
     if (auto h = parse_smart_log(bytes(smart), &r.controller)) r.health = *h;
-  if (r.health.known) r.health.error_log = read_error_log(fd.get(), r.controller.error_log_entries);
+  if (r.health.known) {
+    r.health.error_log = read_error_log(fd.get(), r.controller.error_log_entries);
+    // Write amplification's evidence, where the drive follows the OCP datacenter specification.
+    LibnvmeSelfTestAdmin admin(UniqueFd(::dup(fd.get())));
+    read_ocp_smart_log(admin, (id.lpa & 0x20) != 0, r.health);
+  }
 
   struct nvme_firmware_slot fw{};
   static_assert(sizeof(fw) == kLogPageBytes);

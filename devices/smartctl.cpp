@@ -5,31 +5,16 @@
 #include <fmt/format.h>
 
 #include "common/child_process.hpp"
+#include "devices/smart_logs.hpp"
+#include "devices/smartctl_json.hpp"
 
 namespace diskvet::devices {
 
 namespace json = boost::json;
+using smartctl_json::at;
+using smartctl_json::number;
 
 namespace {
-
-const json::value* at(const json::value& v, std::initializer_list<std::string_view> keys) {
-  const json::value* cur = &v;
-  for (auto k : keys) {
-    const json::object* o = cur->if_object();
-    if (!o) return nullptr;
-    cur = o->if_contains(k);
-    if (!cur) return nullptr;
-  }
-  return cur;
-}
-
-std::optional<uint64_t> number(const json::value* v) {
-  if (!v) return std::nullopt;
-  boost::system::error_code ec;
-  auto n = v->to_number<uint64_t>(ec);
-  if (ec) return std::nullopt;
-  return n;
-}
 
 // Attribute 241's unit is the vendor's; smartctl's drive database names it, and only names that say
 // the unit are taken (an unknown unit read as sectors could fail a good drive).
@@ -100,6 +85,7 @@ std::optional<Health> parse_smartctl_json(std::string_view text) {
       h.smart_counters.push_back({fmt::format("scsi-{}-uncorrected", dir), fmt::format("SCSI error counter log: {} uncorrected errors", dir), *unc});
   if (auto used = number(at(doc, {"scsi_percentage_used_endurance_indicator"})))
     h.percentage_used = static_cast<uint8_t>(std::min<uint64_t>(*used, 255));
+  read_smart_logs(doc, h);
   return h;
 }
 
@@ -174,7 +160,9 @@ std::optional<SmartctlOutput> smartctl_output(const std::vector<std::string>& ar
 }
 
 std::optional<Health> run_smartctl(const std::string& node, std::chrono::milliseconds deadline) {
-  auto out = smartctl_output({"--json=c", "-a", "-n", "standby", node}, deadline);
+  // -a prints ATA's summary error log and self-test log and SCSI's error counter log; -l xerror adds
+  // the extended comprehensive error log, up to 32 of its newest errors (smartctl's default is 8).
+  auto out = smartctl_output({"--json=c", "-a", "-l", "xerror,32", "-n", "standby", node}, deadline);
   // Exit status bits 0 and 1: bad command line, or the device could not be opened (smartctl(8)).
   if (!out || out->exit_status < 0 || out->exit_status >= 128 || (out->exit_status & 0x3)) return std::nullopt;
   return parse_smartctl_json(out->text);

@@ -24,6 +24,29 @@ std::optional<Counter> counter_of(const Health& before, const Health& after) {
   return std::nullopt;
 }
 
+// The result and its words from the counted and sent bytes.
+void judge(WriteAccounting& a) {
+  const std::string sent_by = a.sent_source == "kernel" ? "this host's kernel sent it" : "diskvet sent it";
+  if (a.counted_bytes + a.tolerance_bytes < a.sent_bytes) {
+    a.result = WriteCount::counted_less;
+    a.words = fmt::format("{}: the drive counted {} written for {} {} sent (compression, deduplication or a counter that lies)",
+                          a.counter, format_bytes(a.counted_bytes), format_bytes(a.sent_bytes), a.sent_source == "kernel" ? "the host" : "diskvet");
+  } else if (a.counted_bytes > a.sent_bytes + a.tolerance_bytes) {
+    a.result = WriteCount::counted_more;
+    a.words = fmt::format("{}: the drive counted {} written but {} {}: a writer this host cannot see (another host on a shared namespace, "
+                          "passthrough commands) or a counter that lies",
+                          a.counter, format_bytes(a.counted_bytes), sent_by, format_bytes(a.sent_bytes));
+  } else {
+    a.result = WriteCount::agrees;
+    a.words = fmt::format("{}: the drive counted {} written, {} {} (within one counter unit, {})", a.counter, format_bytes(a.counted_bytes),
+                          sent_by, format_bytes(a.sent_bytes), format_bytes(a.tolerance_bytes));
+  }
+}
+
+constexpr uint64_t k32MiB = 32ull << 20;
+// Fewer units than this could match 32 MiB units by chance (one unit is within one unit of 40 MiB).
+constexpr uint64_t kMinUnitsToNameAUnit = 16;
+
 std::optional<uint64_t> sectors_grew(const std::optional<uint64_t>& before, const std::optional<uint64_t>& after) {
   if (!before || !after || *after < *before) return std::nullopt;
   return (*after - *before) * 512;
@@ -67,21 +90,51 @@ std::optional<WriteAccounting> account_writes(const Health& before, const Health
                                  format_bytes(*a.device_kernel_bytes), format_bytes(diskvet_bytes), format_bytes(*a.other_writer_bytes));
   }
 
-  const std::string sent_by = a.sent_source == "kernel" ? "this host's kernel sent it" : "diskvet sent it";
-  if (a.counted_bytes + a.tolerance_bytes < a.sent_bytes) {
-    a.result = WriteCount::counted_less;
-    a.words = fmt::format("{}: the drive counted {} written for {} {} sent (compression, deduplication or a counter that lies)",
-                          a.counter, format_bytes(a.counted_bytes), format_bytes(a.sent_bytes), a.sent_source == "kernel" ? "the host" : "diskvet");
-  } else if (a.counted_bytes > a.sent_bytes + a.tolerance_bytes) {
-    a.result = WriteCount::counted_more;
-    a.words = fmt::format("{}: the drive counted {} written but {} {}: a writer this host cannot see (another host on a shared namespace, "
-                          "passthrough commands) or a counter that lies",
-                          a.counter, format_bytes(a.counted_bytes), sent_by, format_bytes(a.sent_bytes));
-  } else {
-    a.words = fmt::format("{}: the drive counted {} written, {} {} (within one counter unit, {})", a.counter, format_bytes(a.counted_bytes),
-                          sent_by, format_bytes(a.sent_bytes), format_bytes(a.tolerance_bytes));
+  judge(a);
+  // Attribute 241 named Total_LBAs_Written is taken in the drive's logical blocks, as its name says
+  // and smartctl's drive database assumes; some drives that name it so count 32 MiB units. A growth
+  // that is, to one such unit, exactly what was sent in 32 MiB units (and large enough that this is
+  // no coincidence) is that unit: named, and judged in it.
+  const bool lba_named = a.counter == "ATA attribute 241 Total_LBAs_Written";
+  if (lba_named && a.result != WriteCount::agrees && a.counted_units >= kMinUnitsToNameAUnit) {
+    WriteAccounting in_32mib = a;
+    in_32mib.unit_bytes = in_32mib.tolerance_bytes = k32MiB;
+    in_32mib.counted_bytes = a.counted_units * k32MiB;
+    judge(in_32mib);
+    if (in_32mib.result == WriteCount::agrees) {
+      in_32mib.words += fmt::format(": this drive counts attribute 241 in 32 MiB units, not the {0}-byte logical blocks its name says (its growth, {1} "
+                                    "units, is 1/{2} of the {0}-byte blocks sent)",
+                                    a.unit_bytes, a.counted_units, k32MiB / a.unit_bytes);
+      return in_32mib;
+    }
   }
+  if (lba_named) a.words += fmt::format(" (attribute 241 taken in {}-byte logical blocks, as its name says)", a.unit_bytes);
   return a;
+}
+
+std::optional<WriteAmplification> write_amplification(const Health& before, const Health& after) {
+  if (!before.data_units_written || !after.data_units_written) return std::nullopt;
+  WriteAmplification w;
+  if (!before.ocp_physical_bytes_written || !after.ocp_physical_bytes_written) {
+    const std::string& why = !after.ocp_log_absent.empty() ? after.ocp_log_absent : before.ocp_log_absent;
+    w.words = why.empty() ? "the drive has no OCP SMART / Health Information Extended log (log page C0h): no write amplification to show" : why;
+    return w;
+  }
+  w.available = true;
+  const uint64_t physical_before = *before.ocp_physical_bytes_written, physical_after = *after.ocp_physical_bytes_written;
+  w.physical_bytes = physical_after >= physical_before ? physical_after - physical_before : 0;
+  const uint64_t units = *after.data_units_written >= *before.data_units_written ? *after.data_units_written - *before.data_units_written : 0;
+  w.host_bytes = units * kNvmeDataUnitBytes;
+  if (*w.host_bytes == 0) {
+    w.words = fmt::format("the drive wrote {} to its media and counted no host writes during the run: no ratio (evidence, not judged)",
+                          format_bytes(*w.physical_bytes));
+    return w;
+  }
+  w.factor = static_cast<double>(*w.physical_bytes) / static_cast<double>(*w.host_bytes);
+  w.words = fmt::format("{:.2f}: the drive wrote {} to its media (OCP Physical Media Units Written) for {} of host writes it counted (NVMe Data "
+                        "Units Written) during the run (evidence, not judged)",
+                        *w.factor, format_bytes(*w.physical_bytes), format_bytes(*w.host_bytes));
+  return w;
 }
 
 }  // namespace diskvet::devices

@@ -43,6 +43,20 @@ struct WriteAccounting {
   bool fails() const { return result != WriteCount::agrees; }
 };
 
+// Write amplification over a run: the bytes the drive wrote to its media (Physical Media Units
+// Written, OCP Datacenter NVMe SSD Specification, SMART / Health Information Extended log C0h,
+// bytes 15:0) over the host bytes it counted (Data Units Written). Evidence, never a verdict: a
+// drive's garbage collection and wear levelling decide it, and no profile promises it.
+struct WriteAmplification {
+  bool available = false;                   // false: no OCP log in both snapshots; words say why
+  std::optional<uint64_t> physical_bytes;   // Physical Media Units Written growth
+  std::optional<uint64_t> host_bytes;       // Data Units Written growth, in bytes
+  std::optional<double> factor;             // physical_bytes / host_bytes; nullopt when nothing was counted written
+  std::string words;
+};
+// nullopt when the drive keeps no Data Units Written (not NVMe).
+std::optional<WriteAmplification> write_amplification(const Health& before, const Health& after);
+
 // The accounting over a run, from the snapshots before and after it and diskvet's own bytes
 // written; nullopt when the drive keeps no write counter either snapshot has.
 std::optional<WriteAccounting> account_writes(const Health& before, const Health& after, uint64_t diskvet_bytes);

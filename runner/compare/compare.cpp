@@ -93,6 +93,15 @@ void compare_evidence(DevicePair& p) {
     };
     p.evidence.push_back({"SMART counters", words(a), words(b), a.smart_counters_grown == 0 && b.smart_counters_grown > 0});
   }
+  if (a.sata_sas_log_new || b.sata_sas_log_new) {
+    auto words = [](const HealthEvidence& e) {
+      return e.sata_sas_log_new ? fmt::format("{} of {} new entries fail", e.sata_sas_log_failing, *e.sata_sas_log_new) : std::string("-");
+    };
+    p.evidence.push_back({"SATA/SAS logs", words(a), words(b), a.sata_sas_log_failing == 0 && b.sata_sas_log_failing > 0});
+  }
+  // Evidence, never a verdict: a different write amplification is shown, never called worse.
+  if (a.write_amplification || b.write_amplification)
+    p.evidence.push_back({"write amplification", a.write_amplification.value_or("-"), b.write_amplification.value_or("-"), false});
   // A self-test is clean when it passed; "not-supported" judges nothing either way.
   auto self_test = [&](const char* check, const std::optional<std::string>& ta, const std::optional<std::string>& tb) {
     if (!ta && !tb) return;

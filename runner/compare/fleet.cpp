@@ -167,7 +167,7 @@ std::string csv_field(const std::string& s) {
 std::string fleet_csv(const Fleet& f) {
   std::string out =
       "verdict,serial,model,firmware,size_bytes,path,report,group_size,outliers,writes_counted,error_log_new,error_log_failing,"
-      "smart_counters_grown,self_test_before,self_test_after";
+      "smart_counters_grown,self_test_before,self_test_after,sata_sas_log_new,sata_sas_log_failing,write_amplification";
   for (const auto& c : f.columns) {
     out += ',';
     out += csv_field(c.label + (c.kind->better == Better::higher ? "" : " (ns)"));
@@ -184,10 +184,12 @@ std::string fleet_csv(const Fleet& f) {
       outl += x;
     }
     const HealthEvidence& e = r.device.evidence;
-    out += fmt::format("{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}", csv_field(r.device.verdict), csv_field(r.device.serial), csv_field(r.device.model),
+    out += fmt::format("{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}", csv_field(r.device.verdict), csv_field(r.device.serial), csv_field(r.device.model),
                        csv_field(r.device.firmware), r.device.size_bytes, csv_field(r.device.path), csv_field(r.file), r.group_size, csv_field(outl),
                        e.writes.value_or(""), e.error_log_new ? std::to_string(*e.error_log_new) : "", e.error_log_new ? std::to_string(e.error_log_failing) : "",
-                       e.smart_counters_compared ? std::to_string(e.smart_counters_grown) : "", e.self_test_before.value_or(""), e.self_test_after.value_or(""));
+                       e.smart_counters_compared ? std::to_string(e.smart_counters_grown) : "", e.self_test_before.value_or(""), e.self_test_after.value_or(""),
+                       e.sata_sas_log_new ? std::to_string(*e.sata_sas_log_new) : "", e.sata_sas_log_new ? std::to_string(e.sata_sas_log_failing) : "",
+                       csv_field(e.write_amplification.value_or("")));
     for (const auto& c : f.columns) {
       auto it = r.cells.find(c.id);
       const bool has = it != r.cells.end() && it->second.value;
@@ -219,13 +221,13 @@ std::string fleet_html(const Fleet& f) {
                      g.outliers, qd.empty() ? "-" : qd);
   }
   h += "</table><div class=\"scroll\"><table><tr><th>verdict</th><th>serial</th><th>model / firmware / size</th><th>path</th><th>report</th><th>group</th>"
-       "<th>writes counted</th><th>error log</th><th>SMART counters</th><th>self-tests</th>";
+       "<th>writes counted</th><th>error log</th><th>SMART counters</th><th>self-tests</th><th>SATA/SAS logs</th><th>write amplification</th>";
   for (const auto& c : f.columns) h += "<th>" + esc(c.label) + "</th>";
   h += "</tr>";
   // One line per drive: the report by its file name (the whole path on hover), and the findings on a
   // row of their own under it, across the table, instead of a narrow last column that made each row
   // hundreds of pixels tall.
-  const size_t width = 10 + f.columns.size();
+  const size_t width = 12 + f.columns.size();
   for (const auto& r : f.rows) {
     const std::string v = r.device.verdict.empty() ? "NOT-JUDGED" : r.device.verdict;
     h += fmt::format("<tr><td class=\"{0}\">{0}</td><td>{1}</td><td>{2} / {3} / {4}</td><td class=\"nowrap\">{5}</td><td title=\"{6}\">{7}</td><td class=\"num\">{8}</td>",
@@ -238,6 +240,9 @@ std::string fleet_html(const Fleet& f) {
     h += fmt::format("<td class=\"{}\">{}</td>", e.smart_counters_grown ? "worse" : "",
                      e.smart_counters_compared ? fmt::format("{} of {} grew", e.smart_counters_grown, *e.smart_counters_compared) : "-");
     h += fmt::format("<td>{} / {}</td>", esc(e.self_test_before.value_or("-")), esc(e.self_test_after.value_or("-")));
+    h += fmt::format("<td class=\"{}\">{}</td>", e.sata_sas_log_failing ? "worse" : "",
+                     e.sata_sas_log_new ? fmt::format("{} of {} new fail", e.sata_sas_log_failing, *e.sata_sas_log_new) : "-");
+    h += fmt::format("<td>{}</td>", esc(e.write_amplification.value_or("-")));
     for (const auto& c : f.columns) {
       auto it = r.cells.find(c.id);
       if (it == r.cells.end() || !it->second.value) {

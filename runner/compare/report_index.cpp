@@ -91,6 +91,18 @@ HealthEvidence health_evidence(const json::value& health) {
       for (const auto& p : arr(counters, list))
         if (p.is_string()) e.problems.push_back("SMART counters: " + std::string(p.get_string()));
   }
+  const json::value& logs = obj(health, "sata_sas_logs");
+  if (is_num(logs, "new_errors")) {
+    const auto unseen = static_cast<size_t>(bytes(logs, "unseen"));
+    e.sata_sas_log_new = arr(logs, "findings").size() + unseen;
+    e.sata_sas_log_failing = unseen;
+    for (const auto& f : arr(logs, "findings")) e.sata_sas_log_failing += flag(f, "fails");
+    for (const auto& p : arr(logs, "problems"))
+      if (p.is_string()) e.problems.push_back("SATA/SAS log: " + std::string(p.get_string()));
+  }
+  const json::value& wa = obj(health, "write_amplification");
+  if (is_num(wa, "factor")) e.write_amplification = fmt::format("{:.2f}", num(wa, "factor"));
+  else if (!str(wa, "words").empty()) e.write_amplification = flag(wa, "available") ? "no host writes" : "no OCP log";
   return e;
 }
 

@@ -67,6 +67,10 @@ struct HealthEvidence {
   std::optional<size_t> smart_counters_compared;  // SATA/SAS counters read before and after
   size_t smart_counters_grown = 0;                // of those, the ones that grew
   std::optional<std::string> self_test_before, self_test_after;  // "passed", "failed", "not-supported", ...
+  std::optional<uint64_t> sata_sas_log_new;  // SATA/SAS error and self-test log entries (and SAS error counts) the run added
+  size_t sata_sas_log_failing = 0;           // of those, the ones that FAIL the drive
+  // The OCP log's write amplification over the run ("1.85"), "no OCP log" or "no host writes"; never judged.
+  std::optional<std::string> write_amplification;
   std::vector<std::string> problems;      // each check's failure in words
 };
 

@@ -2,8 +2,11 @@
 #include "runner/report/health_evidence.hpp"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <cctype>
+#include <string>
+#include <vector>
 
 #include "runner/report/report_json_access.hpp"
 
@@ -17,6 +20,28 @@ EvidenceLines smart_counter_lines(const boost::json::value& review) {
     out.emplace_back(flag(f, "fails") ? "SMART counter" : "SMART counter (INCONCLUSIVE)", str(f, "words"));
   if (out.empty() && bytes(review, "compared"))
     out.emplace_back("SMART counters", fmt::format("{} compared before and after the run, none grew", bytes(review, "compared")));
+  return out;
+}
+
+EvidenceLines smart_log_lines(const boost::json::value& review) {
+  EvidenceLines out;
+  for (const auto& p : arr(review, "problems"))
+    if (p.is_string()) out.emplace_back("SATA/SAS log", std::string(p.get_string()));
+  for (const auto& n : arr(review, "notes"))
+    if (n.is_string()) out.emplace_back("SATA/SAS log (not a failure)", std::string(n.get_string()));
+  if (!out.empty() || !arr(review, "findings").empty()) return out;
+  std::vector<std::string> read;
+  if (!str(review, "error_log").empty())
+    read.push_back(fmt::format("ATA {} error log: no new errors ({} in the drive's life)", str(review, "error_log"), bytes(review, "errors_after")));
+  if (is_num(review, "new_self_tests")) read.emplace_back("ATA self-test log: no new entries");
+  if (flag(review, "scsi_counters")) read.emplace_back("SCSI error counter log: no errors corrected or uncorrected");
+  if (!read.empty()) out.emplace_back("SATA/SAS logs", fmt::format("{} during the run", fmt::join(read, "; ")));
+  return out;
+}
+
+EvidenceLines write_amplification_lines(const boost::json::value& wa) {
+  EvidenceLines out;
+  if (!str(wa, "words").empty()) out.emplace_back("write amplification", str(wa, "words"));
   return out;
 }
 

@@ -15,6 +15,12 @@ using EvidenceLines = std::vector<std::pair<std::string, std::string>>;
 // `health.smart_counters`: each counter that grew ("SMART counter", or "SMART counter
 // (INCONCLUSIVE)" for a link fault), else how many were compared; nothing without counters.
 EvidenceLines smart_counter_lines(const boost::json::value& review);
+// `health.sata_sas_logs`: each problem ("SATA/SAS log") and note ("SATA/SAS log (not a failure)"),
+// else one line saying which logs were read and that the run added nothing to them.
+EvidenceLines smart_log_lines(const boost::json::value& review);
+// `health.write_amplification`: its words ("write amplification"); nothing for a drive without NVMe
+// Data Units Written.
+EvidenceLines write_amplification_lines(const boost::json::value& wa);
 // A device's `self_test`: "self-test before (short)": "PASSED: the drive's words", for each that ran.
 EvidenceLines self_test_lines(const boost::json::value& self_test);
 

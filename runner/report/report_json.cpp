@@ -209,7 +209,9 @@ json::object device_json(const DeviceResult& d) {
                              {"delta", delta_json(d.health_before, d.health_after)},
                              {"write_accounting", d.write_accounting ? json::value_from(*d.write_accounting) : json::value(nullptr)},
                              {"error_log", d.error_log ? json::value_from(*d.error_log) : json::value(nullptr)},
-                             {"smart_counters", d.smart_counters ? json::value_from(*d.smart_counters) : json::value(nullptr)}};
+                             {"smart_counters", d.smart_counters ? json::value_from(*d.smart_counters) : json::value(nullptr)},
+                             {"sata_sas_logs", d.smart_logs ? json::value_from(*d.smart_logs) : json::value(nullptr)},
+                             {"write_amplification", d.write_amplification ? json::value_from(*d.write_amplification) : json::value(nullptr)}};
   auto self_test = [](const std::optional<devices::SelfTestOutcome>& st) { return st ? json::value_from(*st) : json::value(nullptr); };
   o["self_test"] = json::object{{"before", self_test(d.self_test_before)}, {"after", self_test(d.self_test_after)}};
   o["purge"] = json::object{{"requested", d.purge.requested}, {"method", d.purge.method}, {"detail", d.purge.detail},

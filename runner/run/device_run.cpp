@@ -132,6 +132,17 @@ void judge_smart_counters(DeviceResult& res) {
   for (const auto& p : res.smart_counters->inconclusive) mark_inconclusive(res.facts, p);
 }
 
+// SATA/SAS error and self-test log entries the run added (devices/smart_logs.hpp): media and data
+// errors and failed self-tests FAIL the device; the rest are listed with why.
+void judge_smart_logs(DeviceResult& res) {
+  res.smart_logs = devices::review_smart_logs(*res.health_before, *res.health_after);
+  if (!res.smart_logs) return;
+  for (const auto& p : res.smart_logs->problems) {
+    res.facts.unhealthy = true;
+    res.facts.health_problems.push_back(p + " (during the run)");
+  }
+}
+
 }  // namespace
 
 Region tested_region(uint64_t device_bytes, const suites::Suite& suite) {
@@ -440,6 +451,8 @@ DeviceResult run_device(DevicePlan& d, const suites::Suite& suite, const RunOpti
         res.facts.health_problems.push_back("error log: " + p + " (during the run)");
       }
     judge_smart_counters(res);
+    judge_smart_logs(res);
+    res.write_amplification = devices::write_amplification(*res.health_before, *res.health_after);
   }
   res.completed = !stopped() && !res.watchdog.abandoned && res.tests.size() == suite.tests.size();
   if (!res.completed) {

@@ -12,6 +12,7 @@
 #include "devices/nvme_error_log.hpp"
 #include "devices/self_test.hpp"
 #include "devices/smart_counters.hpp"
+#include "devices/smart_logs.hpp"
 #include "devices/write_accounting.hpp"
 #include "runner/analysis/host_cpu.hpp"
 #include "runner/analysis/knee.hpp"
@@ -155,6 +156,10 @@ struct DeviceResult {
   std::optional<devices::ErrorLogReview> error_log;
   // SATA/SAS failure-predicting counters that grew during the run (issue 26).
   std::optional<devices::SmartCounterReview> smart_counters;
+  // SATA/SAS error and self-test log entries the run added, each judged (issue 26).
+  std::optional<devices::SmartLogReview> smart_logs;
+  // NAND bytes over host bytes from the OCP SMART log (C0h): evidence, never a verdict (issue 26).
+  std::optional<devices::WriteAmplification> write_amplification;
   // The drive's own self-tests around the run (suite "self_test"), when the suite asked for them.
   std::optional<devices::SelfTestOutcome> self_test_before, self_test_after;
   PurgeRecord purge;

@@ -6,6 +6,8 @@
 #include <fmt/format.h>
 #include <gtest/gtest.h>
 
+#include <tuple>
+
 #include "runner/report/report_file.hpp"
 #include "runner/report/report_plots.hpp"
 #include "tests/support/null_run_report.hpp"
@@ -415,4 +417,29 @@ TEST(Compare, SmartCountersAndSelfTestsOfBothRunsAreShownAndANewFailureIsWorse) 
   EXPECT_TRUE(ev[2].worse);
   // A drive without self-tests ("not-supported") is never worse for it.
   EXPECT_FALSE(compare_reports(clean, report("c.json", 0, "not-supported"), CompareOptions{}).pairs.at(0).evidence.at(2).worse);
+}
+
+TEST(Compare, SataSasLogsAndWriteAmplificationOfBothRunsAreShownOnlyANewLogFailureIsWorse) {
+  auto report = [](const std::string& name, bool failing, double factor) {
+    boost::json::object doc = dvt::null_run_report({{.serial = "SN-A"}}, dvt::kNullSuite, kPassableProfile);
+    auto& health = doc["devices"].as_array().at(0).as_object()["health"].as_object();
+    boost::json::array problems;
+    if (failing) problems.push_back("ATA self-test log: Short offline: Completed: read failure (status 7h)");
+    health["sata_sas_logs"] = {{"new_errors", 0}, {"unseen", 0}, {"findings", boost::json::array{boost::json::object{{"fails", failing}}}},
+                               {"problems", problems}};
+    health["write_amplification"] = {{"available", true}, {"factor", factor}, {"words", "..."}};
+    return index_report(doc, name);
+  };
+  const ReportIndex clean = report("a.json", false, 1.1), bad = report("b.json", true, 3.9);
+  EXPECT_EQ(bad.devices[0].evidence.sata_sas_log_failing, 1u);
+  ASSERT_EQ(bad.devices[0].evidence.problems.size(), 1u);
+  EXPECT_EQ(bad.devices[0].evidence.problems[0], "SATA/SAS log: ATA self-test log: Short offline: Completed: read failure (status 7h)");
+  const Comparison c = compare_reports(clean, bad, CompareOptions{});
+  // Each check as (check, baseline, new run, WORSE); write amplification is evidence, never WORSE.
+  auto row = [](const EvidenceChange& e) { return std::tuple{e.check, e.a, e.b, e.worse}; };
+  const auto& ev = c.pairs.at(0).evidence;
+  ASSERT_EQ(ev.size(), 2u);
+  EXPECT_EQ(row(ev[0]), std::tuple("SATA/SAS logs", "0 of 1 new entries fail", "1 of 1 new entries fail", true));
+  EXPECT_EQ(row(ev[1]), std::tuple("write amplification", "1.10", "3.90", false));
+  EXPECT_NE(compare_text({c}, CompareOptions{}).find("health evidence, write amplification: 1.10 -> 3.90\n"), std::string::npos);
 }

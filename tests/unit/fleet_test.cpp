@@ -77,7 +77,7 @@ TEST(Fleet, ASlowDriveAmongIdenticalOnesIsAnOutlierAndFailuresComeFirst) {
   // made rows hundreds of pixels tall; the verdict column and the 9 after it: serial, model, path,
   // report, group, writes counted, error log, SMART counters, self-tests), and the report is named by
   // its file.
-  EXPECT_NE(html.find(fmt::format("<tr class=\"findings\"><td></td><td colspan=\"{}\"><ul><li>failing: ", 9 + f.columns.size())), std::string::npos) << html;
+  EXPECT_NE(html.find(fmt::format("<tr class=\"findings\"><td></td><td colspan=\"{}\"><ul><li>failing: ", 11 + f.columns.size())), std::string::npos) << html;
   EXPECT_EQ(html.find("<th>findings</th>"), std::string::npos);
   EXPECT_NE(html.find("title=\"host1.json\">host1.json</td>"), std::string::npos) << html;
   const std::string compared = "max-iops/randread#0/read: 4 outstanding";
@@ -136,4 +136,23 @@ TEST(Fleet, EachDrivesHealthEvidenceHasItsColumnsAndItsFindings) {
   EXPECT_NE(html.find("<td class=\"worse\">counted_more</td><td class=\"worse\">1 of 2 new fail</td>"), std::string::npos);
   EXPECT_NE(html.find("<td class=\"\">-</td><td class=\"\">-</td><td class=\"\">-</td><td>- / -</td>"), std::string::npos)
       << "SN-A kept no counter and ran no self-test: dashes, not a pass";
+}
+
+TEST(Fleet, SataSasLogsAndWriteAmplificationHaveTheirColumns) {
+  boost::json::object doc = dvt::null_run_report({{.path = "null-a", .serial = "SN-A"}, {.path = "null-b", .serial = "SN-B"}}, dvt::kNullSuite, kPassableProfile);
+  auto& a = doc["devices"].as_array().at(0).as_object()["health"].as_object();
+  a["write_amplification"] = {{"available", true}, {"factor", 2.5}, {"words", "2.50: the drive wrote ..."}};
+  auto& b = doc["devices"].as_array().at(1).as_object()["health"].as_object();
+  b["sata_sas_logs"] = {{"new_errors", 2}, {"unseen", 1}, {"findings", boost::json::array{boost::json::object{{"fails", true}}, boost::json::object{{"fails", false}}}},
+                        {"problems", boost::json::array{"ATA error 3 (summary log): READ DMA: Error: UNC at LBA = 0x00000010 = 16: a media or data error"}}};
+  b["write_amplification"] = {{"available", false}, {"words", "the drive has no OCP SMART / Health Information Extended log"}};
+  const Fleet f = build_fleet({index_report(doc, "run.json")}, FleetOptions{});
+  EXPECT_NE(fleet_text(f).find("health evidence: SATA/SAS log: ATA error 3 (summary log): READ DMA: Error: UNC"), std::string::npos) << fleet_text(f);
+  const std::string csv = fleet_csv(f);
+  EXPECT_NE(csv.find("self_test_after,sata_sas_log_new,sata_sas_log_failing,write_amplification"), std::string::npos) << csv;
+  EXPECT_NE(csv.find(",3,2,no OCP log,"), std::string::npos) << csv;  // a finding each and the entry the log lost
+  EXPECT_NE(csv.find(",,,2.50,"), std::string::npos) << csv;
+  const std::string html = fleet_html(f);
+  EXPECT_NE(html.find("<td class=\"worse\">2 of 3 new fail</td><td>no OCP log</td>"), std::string::npos) << html;
+  EXPECT_NE(html.find("<td class=\"\">-</td><td>2.50</td>"), std::string::npos) << html;
 }

@@ -150,5 +150,62 @@ TEST(HealthEvidenceRun, SataCountersThatDidNotGrowAreSaidToHaveBeenCompared) {
   EXPECT_NE(runner::render_report_text(report).find("SMART counters: 6 compared before and after the run, none grew"), std::string::npos);
 }
 
+TEST(HealthEvidenceRun, SataLogEntriesTheRunAddedAreJudgedInTheDrivesWords) {
+  testing::NullDrive d{.serial = "SN-XERROR"};
+  d.health_before = testing::smartctl_fixture("ata-xerror-before.json");
+  d.health_after = testing::smartctl_fixture("ata-xerror-after.json");
+  json::object report = testing::null_run_report({d}, kReadSuite, nullptr);
+  const json::object& dev = device(report);
+  EXPECT_EQ(dev.at("verdict").as_string(), "FAIL");
+  EXPECT_NE(reasons(dev).find("ATA error 3 (extended comprehensive log) at 1236 power-on hours: READ FPDMA QUEUED: Error: UNC at LBA = 0x0012d687 = "
+                              "1234567: a media or data error"),
+            std::string::npos)
+      << reasons(dev);
+  EXPECT_NE(reasons(dev).find("ATA self-test log: Short offline: Completed: read failure"), std::string::npos) << reasons(dev);
+  const json::object& logs = dev.at("health").at("sata_sas_logs").as_object();
+  EXPECT_EQ(logs.at("error_log").as_string(), "extended comprehensive");
+  EXPECT_EQ(logs.at("new_errors").to_number<uint64_t>(), 3u);
+  EXPECT_EQ(logs.at("findings").as_array().size(), 4u);
+  const std::string text = runner::render_report_text(report);
+  EXPECT_NE(text.find("SATA/SAS log: ATA error 3 (extended comprehensive log)"), std::string::npos) << text;
+  EXPECT_NE(text.find("SATA/SAS log (not a failure): ATA error 5 (extended comprehensive log) at 1237 power-on hours: WRITE FPDMA QUEUED: Error: ICRC"),
+            std::string::npos)
+      << text;
+  EXPECT_NE(runner::device_card_html(dev).find("<dt>SATA/SAS log (not a failure)</dt><dd>ATA error 4"), std::string::npos);
+}
+
+TEST(HealthEvidenceRun, SataLogsTheRunAddedNothingToAreSaidToHaveBeenRead) {
+  testing::NullDrive d{.serial = "SN-CLEAN"};
+  d.health_before = d.health_after = testing::smartctl_fixture("ata-before.json");
+  json::object report = testing::null_run_report({d}, kReadSuite, nullptr);
+  EXPECT_EQ(device(report).at("verdict").as_string(), "NOT-JUDGED") << reasons(device(report));
+  EXPECT_NE(runner::render_report_text(report).find(
+                "SATA/SAS logs: ATA summary error log: no new errors (0 in the drive's life); ATA self-test log: no new entries during the run"),
+            std::string::npos);
+}
+
+TEST(HealthEvidenceRun, WriteAmplificationFromTheOcpLogIsShownAndJudgesNothing) {
+  testing::NullDrive ocp{.serial = "SN-OCP"}, plain{.serial = "SN-PLAIN"};
+  ocp.health_before = nvme_health(1000, 0, 0);
+  ocp.health_after = nvme_health(1000, 0, 0);
+  ocp.health_before->ocp_physical_bytes_written = 1ull << 30;
+  ocp.health_after->ocp_physical_bytes_written = 3ull << 30;  // the drive's own work: garbage collection
+  plain.health_before = nvme_health(1000, 0, 0);
+  plain.health_after = nvme_health(1000, 0, 0);
+  plain.health_after->ocp_log_absent = "the drive has no OCP SMART / Health Information Extended log (its Supported Log Pages log does not list page C0h)";
+  json::object report = testing::null_run_report({ocp, plain}, kReadSuite, nullptr);
+  const json::object& o = report.at("devices").as_array().at(0).as_object();
+  const json::object& p = report.at("devices").as_array().at(1).as_object();
+  EXPECT_EQ(o.at("verdict").as_string(), "NOT-JUDGED") << reasons(o);
+  const json::object& wa = o.at("health").at("write_amplification").as_object();
+  EXPECT_TRUE(wa.at("available").as_bool());
+  EXPECT_EQ(wa.at("physical_bytes").to_number<uint64_t>(), 2ull << 30);
+  EXPECT_FALSE(wa.contains("factor")) << "the drive counted no host writes: no ratio";
+  EXPECT_FALSE(p.at("health").at("write_amplification").at("available").as_bool());
+  const std::string text = runner::render_report_text(report);
+  EXPECT_NE(text.find("write amplification: the drive wrote 2GiB to its media and counted no host writes"), std::string::npos) << text;
+  EXPECT_NE(runner::device_card_html(p).find("<dt>write amplification</dt><dd>the drive has no OCP SMART"), std::string::npos);
+}
+
 }  // namespace
 }  // namespace diskvet

@@ -142,6 +142,38 @@ TEST(WriteAccounting, TakesSataAttribute241InTheUnitSmartctlNames) {
   EXPECT_EQ(a->result, WriteCount::counted_less);
 }
 
+TEST(WriteAccounting, ATotalLbasWrittenCounterIsTakenInLogicalBlocksUnlessItAddsUpIn32MiBUnits) {
+  auto lbas = [](uint64_t raw) {
+    auto h = parse_smartctl_json(fmt::format(R"({{"smart_status": {{"passed": true}}, "logical_block_size": 512,
+      "ata_smart_attributes": {{"table": [{{"id": 241, "name": "Total_LBAs_Written", "raw": {{"value": {}}}}}]}}}})",
+                                             raw));
+    EXPECT_TRUE(h);
+    return h.value_or(Health{});
+  };
+  // A drive that counts what its name says: the assumption is stated.
+  auto exact = account_writes(lbas(1000), lbas(1000 + 64 * kMiB / 512), 64 * kMiB);
+  ASSERT_TRUE(exact);
+  EXPECT_EQ(exact->result, WriteCount::agrees);
+  EXPECT_NE(exact->words.find("(attribute 241 taken in 512-byte logical blocks, as its name says)"), std::string::npos) << exact->words;
+  // 20 units for 640 MiB sent: 1/65536 of the count in 512-byte blocks, exactly 32 MiB each.
+  auto units = account_writes(lbas(1000), lbas(1020), 640 * kMiB);
+  ASSERT_TRUE(units);
+  EXPECT_EQ(units->result, WriteCount::agrees) << units->words;
+  EXPECT_EQ(units->unit_bytes, 32 * kMiB);
+  EXPECT_EQ(units->counted_bytes, 640 * kMiB);
+  EXPECT_NE(units->words.find("this drive counts attribute 241 in 32 MiB units, not the 512-byte logical blocks its name says (its growth, 20 units, "
+                              "is 1/65536 of the 512-byte blocks sent)"),
+            std::string::npos)
+      << units->words;
+  // Two units for 64 MiB could be chance: judged in logical blocks, and it counted less.
+  auto few = account_writes(lbas(1000), lbas(1002), 64 * kMiB);
+  ASSERT_TRUE(few);
+  EXPECT_EQ(few->result, WriteCount::counted_less);
+  EXPECT_EQ(few->unit_bytes, 512u);
+  // 20 units that are not the 32 MiB count of what was sent (here 1 GiB) stay a counter that lies.
+  EXPECT_EQ(account_writes(lbas(1000), lbas(1020), 1024 * kMiB)->result, WriteCount::counted_less);
+}
+
 TEST(WriteAccounting, TheKernelCountCoversEveryNamespaceOfTheController) {
   diskvet::test::FakeSysfs fs;
   // nvme0: namespaces 1 and 2 through multipath paths nvme0c0n1 and nvme0c0n2 (their heads nvme0n1
