@@ -1,7 +1,8 @@
 #!/bin/sh
 # Runs in the guest (tests/vm/write_accounting.sh types `sh /media/diskvet/accounting_guest.sh`):
 # diskvet writes to three drives in parallel; once all three are measuring, diskvet is paused
-# (SIGSTOP, so the second writers land inside its run whatever the guest's speed) while 8 MiB go to
+# (SIGSTOP, so the second writers land inside its run whatever the guest's speed) and its writes in
+# flight have completed, while 8 MiB go to
 # DVACCT0PASSTHRU through NVMe passthrough (the kernel's counters never see them) and 8 MiB to
 # DVACCT0DD through the block device (the kernel counts them); DVACCT0ALONE is written by diskvet
 # alone. The report is printed between the DISKVET REPORT markers for report.py.
@@ -24,6 +25,17 @@ until [ "$(grep -c 'measure randwrite-qd4' "$out.log")" -ge 3 ]; do
   sleep 0.2
 done
 kill -STOP "$pid"
+# diskvet's writes already submitted finish first: a passthrough command sent while one of them was
+# still out on the same drive left that one lost in QEMU's emulated NVMe twice in CI (the guest
+# kernel timed it out; it was always DVACCT0PASSTHRU's). Waited for on the block layer's own count.
+for d in "$passthru" "$other"; do
+  n=0
+  while [ "$(awk '{print $1 + $2}' "/sys/block/${d#/dev/}/inflight")" != 0 ]; do
+    n=$((n + 1))
+    [ $n -le 300 ] || { echo "ACCOUNTING: $d still has I/O in flight 30 s after diskvet stopped"; break; }
+    sleep 0.1
+  done
+done
 head -c 524288 /dev/urandom > /tmp/blob
 i=0
 while [ $i -lt 16 ]; do
