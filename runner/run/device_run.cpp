@@ -110,7 +110,7 @@ void mark_inconclusive(DeviceFacts& f, const std::string& why) {
 // disagrees FAILs the device; another writer on this host makes its numbers INCONCLUSIVE. Not
 // judged when a job was abandoned (its writes are missing from diskvet's count).
 void judge_write_accounting(DeviceResult& res) {
-  res.write_accounting = devices::account_writes(*res.health_before, *res.health_after, res.bytes_sent);
+  res.write_accounting = devices::account_writes(*res.health_before, *res.health_after, res.bytes_sent, res.passthrough_bytes_sent);
   if (!res.write_accounting) return;
   const devices::WriteAccounting& a = *res.write_accounting;
   if (a.fails()) {
@@ -374,7 +374,7 @@ DeviceResult run_device(DevicePlan& d, const suites::Suite& suite, const RunOpti
     if (spec.matrix) {
       // Every cell in every round: one unit, steady state decided on the tracked cell.
       WorkloadContext c{target, region, suite, spec, 0, d.rate_cap_iops, opt.duration_s, ev, dev, opt.stop, verify.get(), &res.watchdog, &seeds, &res.bytes_sent,
-                        &d.fast_path};
+                        &d.fast_path, &res.passthrough_bytes_sent};
       if (!writable) {
         for (const auto& w : spec.workloads) refuse_write(w);
       } else {
@@ -394,7 +394,7 @@ DeviceResult run_device(DevicePlan& d, const suites::Suite& suite, const RunOpti
         continue;
       }
       WorkloadContext c{target, region, suite, spec, i, d.rate_cap_iops, opt.duration_s, ev, dev, opt.stop, verify.get(), &res.watchdog, &seeds, &res.bytes_sent,
-                        &d.fast_path};
+                        &d.fast_path, &res.passthrough_bytes_sent};
       monitor.workload_starting();
       WorkloadRecord r = run_test_workload(c);
       monitor.workload_done(spec.id, r);
@@ -411,7 +411,8 @@ DeviceResult run_device(DevicePlan& d, const suites::Suite& suite, const RunOpti
         const Workload fast = apply_fast_path(asked, d.fast_path, target.info());
         if ((writes(asked.rw) && !writable) || (fast.engine == asked.engine && fast.hipri == asked.hipri)) continue;
         ev.on_log(LogLevel::info, dev, fmt::format("{}: {} once more on the block path, beside the fast path", spec.id, describe(asked)));
-        WorkloadContext c{target, region, plain, spec, i, d.rate_cap_iops, opt.duration_s, ev, dev, opt.stop, verify.get(), &res.watchdog, &seeds, &res.bytes_sent};
+        WorkloadContext c{target, region, plain, spec, i, d.rate_cap_iops, opt.duration_s, ev, dev, opt.stop, verify.get(), &res.watchdog, &seeds, &res.bytes_sent,
+                          nullptr, &res.passthrough_bytes_sent};
         account(run_test_workload(c), t.block_path);
       }
     }

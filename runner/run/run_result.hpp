@@ -156,6 +156,7 @@ struct DeviceResult {
   // Every write diskvet sent the device during its run (each engine run of every phase; a step
   // that writes outside the engine adds its own), and the drive's count of it (issue 26).
   uint64_t bytes_sent = 0;
+  uint64_t passthrough_bytes_sent = 0;  // of bytes_sent, through NVMe passthrough (no kernel counter sees it)
   std::optional<devices::WriteAccounting> write_accounting;
   // The NVMe Error Information log entries the run added, each judged (issue 26).
   std::optional<devices::ErrorLogReview> error_log;

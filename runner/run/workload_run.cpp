@@ -36,6 +36,7 @@ Result<Measurement> run_step(const WorkloadContext& c, const Workload& asked, Ph
   if (m && obs.interrupted()) m->interrupted = true;
   if (m && c.watchdog) c.watchdog->add(c.test.id, *m, c.target.info().logical_block_size);
   if (m && c.bytes_sent) *c.bytes_sent += m->write_bytes_issued;
+  if (m && c.passthrough_bytes_sent && valid->engine == BackendKind::io_uring_cmd) *c.passthrough_bytes_sent += m->write_bytes_issued;
   if (m && m->abandoned) m->interrupted = true;  // nothing more runs on this device
   return m;
 }

@@ -34,6 +34,8 @@ struct WorkloadContext {
   SeedSequence* seeds = nullptr;       // the device's: each step takes the next (unset: the workload's own)
   uint64_t* bytes_sent = nullptr;      // the device's count of every write issued to it, whatever the step
   const FastPath* fast_path = nullptr;  // the device's (unset: every workload as the suite wrote it)
+  // Of *bytes_sent, what went through NVMe passthrough, which the kernel's write counters never see.
+  uint64_t* passthrough_bytes_sent = nullptr;
 };
 
 // The workload of the test as it will run on this device (region, rate cap, duration override, the
