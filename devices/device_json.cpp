@@ -233,6 +233,7 @@ void tag_invoke(json::value_from_tag, json::value& v, const WriteAccounting& a) 
   o["sent_bytes"] = a.sent_bytes;
   o["sent_source"] = a.sent_source;
   o["diskvet_bytes"] = a.diskvet_bytes;
+  if (a.passthrough_bytes) o["passthrough_bytes"] = a.passthrough_bytes;
   put(o, "device_kernel_bytes", a.device_kernel_bytes);
   put(o, "other_writer_bytes", a.other_writer_bytes);
   put_text(o, "other_writer", a.other_writer);

@@ -26,7 +26,9 @@ std::optional<Counter> counter_of(const Health& before, const Health& after) {
 
 // The result and its words from the counted and sent bytes.
 void judge(WriteAccounting& a) {
-  const std::string sent_by = a.sent_source == "kernel" ? "this host's kernel sent it" : "diskvet sent it";
+  const std::string sent_by = a.sent_source != "kernel"  ? "diskvet sent it"
+                              : a.passthrough_bytes ? fmt::format("this host's kernel and diskvet's NVMe passthrough ({}) sent it", format_bytes(a.passthrough_bytes))
+                                                    : "this host's kernel sent it";
   if (a.counted_bytes + a.tolerance_bytes < a.sent_bytes) {
     a.result = WriteCount::counted_less;
     a.words = fmt::format("{}: the drive counted {} written for {} {} sent (compression, deduplication or a counter that lies)",
@@ -63,7 +65,7 @@ std::string_view to_string(WriteCount c) {
   return "agrees";
 }
 
-std::optional<WriteAccounting> account_writes(const Health& before, const Health& after, uint64_t diskvet_bytes) {
+std::optional<WriteAccounting> account_writes(const Health& before, const Health& after, uint64_t diskvet_bytes, uint64_t uncounted_bytes) {
   auto c = counter_of(before, after);
   if (!c) return std::nullopt;
   WriteAccounting a;
@@ -74,20 +76,23 @@ std::optional<WriteAccounting> account_writes(const Health& before, const Health
   a.counted_bytes = a.counted_units * a.unit_bytes;
   a.tolerance_bytes = a.unit_bytes;
   a.diskvet_bytes = diskvet_bytes;
+  a.passthrough_bytes = std::min(uncounted_bytes, diskvet_bytes);
+  // What diskvet sent through the block layer, the part the kernel's counters can see.
+  const uint64_t counted_by_kernel = diskvet_bytes - a.passthrough_bytes;
   a.device_kernel_bytes = sectors_grew(before.device_sectors_written, after.device_sectors_written);
   if (auto host = sectors_grew(before.host_sectors_written, after.host_sectors_written)) {
-    a.sent_bytes = *host;
+    a.sent_bytes = *host + a.passthrough_bytes;
     a.sent_source = "kernel";
   } else {
     a.sent_bytes = diskvet_bytes;
     a.sent_source = "diskvet";
   }
-  if (a.device_kernel_bytes && *a.device_kernel_bytes > diskvet_bytes + kOtherWriterToleranceBytes)
+  if (a.device_kernel_bytes && *a.device_kernel_bytes > counted_by_kernel + kOtherWriterToleranceBytes)
   {
-    a.other_writer_bytes = *a.device_kernel_bytes - diskvet_bytes;
+    a.other_writer_bytes = *a.device_kernel_bytes - counted_by_kernel;
     a.other_writer = fmt::format("this host's kernel sent the device {} during the run and diskvet {}: another program wrote {} to it, so "
                                  "the run's numbers are not the drive's alone",
-                                 format_bytes(*a.device_kernel_bytes), format_bytes(diskvet_bytes), format_bytes(*a.other_writer_bytes));
+                                 format_bytes(*a.device_kernel_bytes), format_bytes(counted_by_kernel), format_bytes(*a.other_writer_bytes));
   }
 
   judge(a);

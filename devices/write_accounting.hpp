@@ -33,6 +33,7 @@ struct WriteAccounting {
   uint64_t sent_bytes = 0;       // what the counter is judged against
   std::string sent_source;       // "kernel" (sysfs sectors written) or "diskvet" (no kernel count)
   uint64_t diskvet_bytes = 0;    // every write diskvet sent the device during the run
+  uint64_t passthrough_bytes = 0;  // of which through NVMe passthrough, which the kernel does not count
   std::optional<uint64_t> device_kernel_bytes;  // the kernel's count for the device alone
   // This host's kernel sent the device more than diskvet did (beyond kOtherWriterToleranceBytes):
   // another program wrote to it during the run, so the run's numbers are not the drive's alone.
@@ -59,7 +60,10 @@ std::optional<WriteAmplification> write_amplification(const Health& before, cons
 
 // The accounting over a run, from the snapshots before and after it and diskvet's own bytes
 // written; nullopt when the drive keeps no write counter either snapshot has.
-std::optional<WriteAccounting> account_writes(const Health& before, const Health& after, uint64_t diskvet_bytes);
+// `uncounted_bytes`: the part of diskvet_bytes the kernel's counters never see (NVMe passthrough
+// commands go around the block layer that keeps them), added to the kernel's count and left out of
+// what the kernel's count is held against when looking for another writer.
+std::optional<WriteAccounting> account_writes(const Health& before, const Health& after, uint64_t diskvet_bytes, uint64_t uncounted_bytes = 0);
 
 std::string_view to_string(WriteCount c);
 

@@ -69,6 +69,16 @@ struct SelfTestSpec {
   devices::SelfTestType after = devices::SelfTestType::none;
 };
 
+// The kernel's fastest paths where a device has them (issue 29): a workload on the io_uring block
+// path runs through NVMe passthrough (io_uring_cmd on the namespace's generic char device) and with
+// polled completions (hipri) on a device that can; elsewhere as written. Decided per device at plan
+// time (runner/run/fast_path.hpp); the report says what each device got and why not the rest.
+// `compare_block_path`: the first test also runs on the block path as written, beside, not judged.
+struct FastPathSpec {
+  bool enabled = false;
+  bool compare_block_path = true;
+};
+
 // A queue-depth/job sweep: steps run in order until IOPS gain less than min_gain_pct over the last.
 struct SweepStep {
   uint32_t iodepth = 1;
@@ -125,6 +135,7 @@ struct Suite {
   ProbeSpec probe;
   AddressProbeSpec address_probe;
   SelfTestSpec self_test;
+  FastPathSpec fast_path;
   MonitorSpec monitor;
   std::vector<TestSpec> tests;
 };

@@ -68,9 +68,6 @@ void read_workload_keys(StrictReader& r, Workload& w) {
   if (!engine.empty()) {
     auto b = runner::parse_backend(engine);
     if (!b) r.fail("engine", fmt::format("'{}' is not an engine", engine), "use io_uring, psync or null");
-    // A suite's run opens the block device only; passthrough is `diskvet io --engine io_uring_cmd` for now.
-    else if (*b == runner::BackendKind::io_uring_cmd)
-      r.fail("engine", "suites cannot run NVMe passthrough (io_uring_cmd) yet", "use io_uring in the suite, or diskvet io --engine io_uring_cmd");
     else w.engine = *b;
   }
   std::string cpus;
@@ -249,6 +246,12 @@ Result<Suite> parse_suite(std::string_view text, const std::string& file) {
       if (auto t = devices::parse_self_test_type(kind)) *out = *t;
       else r.fail(key, fmt::format("'{}' is not a self-test", kind), "use \"short\", \"extended\" or \"none\"");
     }
+    r.finish();
+  }
+  if (const json::object* o = top.object("fast_path")) {
+    StrictReader r(*o, file, "fast_path", &err);
+    r.boolean("enabled", s.fast_path.enabled);
+    r.boolean("compare_block_path", s.fast_path.compare_block_path);
     r.finish();
   }
 

@@ -198,10 +198,8 @@ bool all_done(const std::vector<std::unique_ptr<JobSlot>>& jobs) {
   return true;
 }
 
-// NVMe passthrough only on a target whose generic node is attached, in commands the namespace
-// takes, and only once one read command came back: a kernel or device that cannot do it is refused
-// here, before any write. A polled workload (hipri) sends a second read through a polled ring, so a
-// kernel with passthrough but without polled passthrough is refused for that, by name.
+}  // namespace
+
 Status check_passthrough(const Workload& w, const Target& target) {
   const TargetInfo& t = target.info();
   if (t.passthrough_path.empty())
@@ -216,6 +214,8 @@ Status check_passthrough(const Workload& w, const Target& target) {
     return plain;
   return probe_passthrough(fd->get(), t.passthrough_path, t.logical_block_size, t.nsid, timeout_ns, true);
 }
+
+namespace {
 
 // What one run's job threads share once started (see run_workload).
 struct EngineRun {

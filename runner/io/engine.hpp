@@ -58,4 +58,11 @@ std::vector<JobPlan> plan_jobs(const Workload& w);
 // Runs the workload. The Workload must have passed validate() against this target.
 Result<Measurement> run_workload(const Workload& w, const Target& target, RunControl control = {});
 
+// NVMe passthrough (engine io_uring_cmd) only on a target whose generic node is attached
+// (Target::attach_passthrough), in commands the namespace takes (w.bs_bytes), and only once one read
+// command came back (for a polled workload, hipri, a second through a polled ring): a kernel or
+// device that cannot do it is refused before any write. run_workload checks it; the plan check and
+// the suites' fast path (runner/run/fast_path.hpp) ask before.
+Status check_passthrough(const Workload& w, const Target& target);
+
 }  // namespace diskvet::runner

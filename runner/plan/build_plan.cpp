@@ -15,6 +15,7 @@
 #include "devices/identity.hpp"
 #include "devices/write_gate.hpp"
 #include "runner/io/workload.hpp"
+#include "runner/run/fast_path.hpp"
 #include "runner/run/plan_check.hpp"
 #include "runner/run/purge.hpp"
 #include "runner/run/suite_run.hpp"
@@ -281,6 +282,7 @@ Result<PlannedRun> build_plan(PlanRequest r) {
                                           : fmt::format("; host cap {} binds: {}", r.host_cap->text, bound);
     }
     if (auto it = r.rate_caps.find(path); it != r.rate_caps.end()) dp->rate_cap_iops = it->second;
+    dp->fast_path = prepare_fast_path(dp->target, r.suite);
     run.plan.devices.push_back(std::move(*dp));
     return ok_status();
   };

@@ -170,6 +170,9 @@ std::string device_section(const json::value& dev) {
       h += render_svg(iops) + render_svg(lat) + "</div>";
       if (!str(w, "fio").empty()) h += "<details><summary>Reproduce with fio</summary><pre>" + esc(str(w, "fio")) + "</pre></details>";
     }
+    // The fast path's first test once more on the block path: the numbers beside, never judged.
+    for (const auto& w : arr(t, "block_path"))
+      if (flag(w, "ran")) h += "<p class=\"beside\">On the block path (not judged): " + esc(workload_label(w)) + "</p>" + result_line(w);
   }
   return h + "</section>";
 }
@@ -208,6 +211,7 @@ std::string device_card_html(const json::value& dev) {
   std::string profile = str(prof, "name").empty() ? "none" : str(prof, "name");
   if (!str(prof, "reason").empty()) profile += " — " + str(prof, "reason");
   row("profile", profile);
+  if (const json::value& fp = obj(dev, "fast_path"); !str(fp, "summary").empty()) row("fast path", str(fp, "summary"));
   if (!str(prof, "source").empty()) row("limits from", str(prof, "source"));
   const json::value& health = obj(dev, "health");
   row("health before", health_words(obj(health, "before")));

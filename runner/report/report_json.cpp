@@ -133,6 +133,7 @@ json::object workload_json(const WorkloadRecord& r) {
   if (w.rate_capped()) o["rate_iops"] = format_rate_iops(w.rate_iops);
   if (writes(w.rw)) o["write_data"] = w.verify ? "verification blocks, unique per block and generation" : describe(w.data);
   o["engine"] = to_string(w.engine);
+  if (w.hipri) o["hipri"] = true;
   o["fio"] = fio_command_line(w, r.target_path);
   if (std::string notes = fio_command_notes(w); !notes.empty()) o["fio_notes"] = notes;
   o["ran"] = r.ran;
@@ -202,6 +203,14 @@ json::object device_json(const DeviceResult& d) {
                               {"file", d.profile_file},
                               {"reason", d.profile_reason},
                               {"source", d.profile_source}};
+  if (d.fast_path.asked)
+    o["fast_path"] = json::object{{"passthrough", d.fast_path.passthrough},
+                                  {"node", d.fast_path.node},
+                                  {"no_passthrough", d.fast_path.no_passthrough},
+                                  {"polled", d.fast_path.polls},
+                                  {"no_poll", d.fast_path.no_poll},
+                                  {"polled_passthrough", d.fast_path.polled_passthrough},
+                                  {"summary", describe(d.fast_path)}};
   o["started"] = d.started;
   o["finished"] = d.finished;
   o["completed"] = d.completed;
@@ -278,6 +287,11 @@ json::object device_json(const DeviceResult& d) {
     json::array ws;
     for (const auto& w : t.workloads) ws.push_back(workload_json(w));
     to["workloads"] = std::move(ws);
+    if (!t.block_path.empty()) {
+      json::array beside;
+      for (const auto& w : t.block_path) beside.push_back(workload_json(w));
+      to["block_path"] = std::move(beside);
+    }
     to["verdicts"] = json::value_from(t.verdicts);
     to["verdict"] = to_string(t.verdict.status);
     to["reasons"] = strings(t.verdict.reasons);

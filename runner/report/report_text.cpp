@@ -27,30 +27,35 @@ std::string fmt_value(const json::value& v, std::string_view key) {
 std::string workload_label(const json::value& w) {
   std::string s = fmt::format("{} {} QD{}x{}", str(w, "rw"), format_bytes(bytes(w, "bs")), num(w, "iodepth"), num(w, "numjobs"));
   if (is_num(w, "rwmixread")) s += fmt::format(" {}%r", num(w, "rwmixread"));
+  // The engine where it is not the block path's io_uring: the fast path's rows say how they ran.
+  if (const std::string e = str(w, "engine"); e == "io_uring_cmd") s += " cmd";
+  if (flag(w, "hipri")) s += " poll";
   return s;
 }
 
 void measured_table(std::string& out, const json::value& dev) {
   out += fmt::format("  {:<20} {:<26} {:>9} {:>9} {:>9} {:>9} {:>9}\n", "test", "workload", "IOPS", "MB/s", "mean", "p99", "p99.99");
   for (const auto& t : arr(dev, "tests"))
-    for (const auto& w : arr(t, "workloads")) {
-      if (at(t, "matrix")) break;  // its own table follows (every cell's latency is in the JSON)
-      const json::value& res = obj(w, "result");
-      std::string label = workload_label(w);
-      if (!flag(w, "ran")) {
-        out += fmt::format("  {:<20} {:<26} not run: {}\n", str(t, "id"), label, str(w, "error"));
-        continue;
+    for (const char* part : {"workloads", "block_path"})
+      for (const auto& w : arr(t, part)) {
+        if (at(t, "matrix")) break;  // its own table follows (every cell's latency is in the JSON)
+        const json::value& res = obj(w, "result");
+        const std::string test = std::string(part) == "block_path" ? str(t, "id") + " (block)" : str(t, "id");
+        std::string label = workload_label(w);
+        if (!flag(w, "ran")) {
+          out += fmt::format("  {:<20} {:<26} not run: {}\n", test, label, str(w, "error"));
+          continue;
+        }
+        for (const char* dir : {"read", "write"}) {
+          const json::value& d = obj(res, dir);
+          if (num(d, "total_ios") == 0) continue;
+          const json::value& lat = obj(d, "lat_ns");
+          const json::value& pct = obj(lat, "percentile");
+          out += fmt::format("  {:<20} {:<26} {:>9} {:>9.1f} {:>9} {:>9} {:>9}\n", test, label + " " + std::string(dir).substr(0, 1),
+                             format_count(num(d, "iops")), num(d, "bw_bytes") / 1e6, format_ns(num(lat, "mean")), format_ns(num(pct, "99.000000")),
+                             format_ns(num(pct, "99.990000")));
+        }
       }
-      for (const char* dir : {"read", "write"}) {
-        const json::value& d = obj(res, dir);
-        if (num(d, "total_ios") == 0) continue;
-        const json::value& lat = obj(d, "lat_ns");
-        const json::value& pct = obj(lat, "percentile");
-        out += fmt::format("  {:<20} {:<26} {:>9} {:>9.1f} {:>9} {:>9} {:>9}\n", str(t, "id"), label + " " + std::string(dir).substr(0, 1),
-                           format_count(num(d, "iops")), num(d, "bw_bytes") / 1e6, format_ns(num(lat, "mean")), format_ns(num(pct, "99.000000")),
-                           format_ns(num(pct, "99.990000")));
-      }
-    }
 }
 
 // Steady state of one workload: attained or not, and the SNIA PTS measurement window the result is.
@@ -149,6 +154,7 @@ std::string render_report_text(const json::object& r) {
     }
     const json::value& prof = obj(dev, "profile");
     out += fmt::format("  profile: {} - {}\n", str(prof, "name").empty() ? "none" : str(prof, "name"), str(prof, "reason"));
+    if (const json::value& fp = obj(dev, "fast_path"); !str(fp, "summary").empty()) out += "  fast path: " + str(fp, "summary") + "\n";
     const json::value& health = obj(dev, "health");
     auto health_word = [](const json::value& h) -> std::string {
       if (!flag(h, "known")) return "unknown";

@@ -110,7 +110,7 @@ void mark_inconclusive(DeviceFacts& f, const std::string& why) {
 // disagrees FAILs the device; another writer on this host makes its numbers INCONCLUSIVE. Not
 // judged when a job was abandoned (its writes are missing from diskvet's count).
 void judge_write_accounting(DeviceResult& res) {
-  res.write_accounting = devices::account_writes(*res.health_before, *res.health_after, res.bytes_sent);
+  res.write_accounting = devices::account_writes(*res.health_before, *res.health_after, res.bytes_sent, res.passthrough_bytes_sent);
   if (!res.write_accounting) return;
   const devices::WriteAccounting& a = *res.write_accounting;
   if (a.fails()) {
@@ -181,6 +181,7 @@ DeviceResult run_device(DevicePlan& d, const suites::Suite& suite, const RunOpti
     res.profile_source = d.profile->source;
   }
   res.profile_reason = d.profile_reason;
+  res.fast_path = d.fast_path;
   const std::string& dev = d.device.path;
   const Target& target = d.target;
   const bool writable = target.writable();
@@ -328,7 +329,7 @@ DeviceResult run_device(DevicePlan& d, const suites::Suite& suite, const RunOpti
     t.id = spec.id;
     t.description = spec.description;
     // What each workload's record adds to the device's: errors, mismatches, CPU, missing steady state.
-    auto account = [&](WorkloadRecord r) {
+    auto account = [&](WorkloadRecord r, std::vector<WorkloadRecord>& into) {
       if (r.result.stall_count)
         ev.on_log(LogLevel::error, dev, fmt::format("{}: {} I/O{} past io_timeout{}", spec.id, r.result.stall_count, r.result.stall_count == 1 ? "" : "s",
                                                     r.result.abandoned ? ", one never came back: the device's run stops" : ""));
@@ -362,7 +363,7 @@ DeviceResult run_device(DevicePlan& d, const suites::Suite& suite, const RunOpti
         if (res.facts.required_missing_reason.empty())
           res.facts.required_missing_reason = fmt::format("{}: steady state required and not attained", spec.id);
       }
-      t.workloads.push_back(std::move(r));
+      into.push_back(std::move(r));
     };
     auto refuse_write = [&](const runner::Workload& w) {
       WorkloadRecord r;
@@ -372,7 +373,8 @@ DeviceResult run_device(DevicePlan& d, const suites::Suite& suite, const RunOpti
     };
     if (spec.matrix) {
       // Every cell in every round: one unit, steady state decided on the tracked cell.
-      WorkloadContext c{target, region, suite, spec, 0, d.rate_cap_iops, opt.duration_s, ev, dev, opt.stop, verify.get(), &res.watchdog, &seeds, &res.bytes_sent};
+      WorkloadContext c{target, region, suite, spec, 0, d.rate_cap_iops, opt.duration_s, ev, dev, opt.stop, verify.get(), &res.watchdog, &seeds, &res.bytes_sent,
+                        &d.fast_path, &res.passthrough_bytes_sent};
       if (!writable) {
         for (const auto& w : spec.workloads) refuse_write(w);
       } else {
@@ -381,7 +383,7 @@ DeviceResult run_device(DevicePlan& d, const suites::Suite& suite, const RunOpti
         std::vector<WorkloadRecord> cells = run_matrix_test(c, mx);
         for (auto& r : cells) {
           monitor.workload_done(spec.id, r);
-          account(std::move(r));
+          account(std::move(r), t.workloads);
         }
         t.matrix = std::move(mx);
       }
@@ -391,11 +393,28 @@ DeviceResult run_device(DevicePlan& d, const suites::Suite& suite, const RunOpti
         refuse_write(spec.workloads[i]);
         continue;
       }
-      WorkloadContext c{target, region, suite, spec, i, d.rate_cap_iops, opt.duration_s, ev, dev, opt.stop, verify.get(), &res.watchdog, &seeds, &res.bytes_sent};
+      WorkloadContext c{target, region, suite, spec, i, d.rate_cap_iops, opt.duration_s, ev, dev, opt.stop, verify.get(), &res.watchdog, &seeds, &res.bytes_sent,
+                        &d.fast_path, &res.passthrough_bytes_sent};
       monitor.workload_starting();
       WorkloadRecord r = run_test_workload(c);
       monitor.workload_done(spec.id, r);
-      account(std::move(r));
+      account(std::move(r), t.workloads);
+    }
+    // The first test once more on the block path, where the fast path changed how it ran: the two
+    // side by side in the report (never judged; errors, stalls and mismatches count as anywhere).
+    if (&spec == &suite.tests.front() && d.fast_path.asked && suite.fast_path.compare_block_path && !spec.matrix) {
+      suites::Suite plain = suite;  // one window each: warmup and steady state were the fast path's
+      plain.warmup.enabled = false;
+      plain.steady_state.enabled = false;
+      for (size_t i = 0; i < spec.workloads.size() && !stopped() && !res.watchdog.abandoned; ++i) {
+        const Workload& asked = spec.workloads[i];
+        const Workload fast = apply_fast_path(asked, d.fast_path, target.info());
+        if ((writes(asked.rw) && !writable) || (fast.engine == asked.engine && fast.hipri == asked.hipri)) continue;
+        ev.on_log(LogLevel::info, dev, fmt::format("{}: {} once more on the block path, beside the fast path", spec.id, describe(asked)));
+        WorkloadContext c{target, region, plain, spec, i, d.rate_cap_iops, opt.duration_s, ev, dev, opt.stop, verify.get(), &res.watchdog, &seeds, &res.bytes_sent,
+                          nullptr, &res.passthrough_bytes_sent};
+        account(run_test_workload(c), t.block_path);
+      }
     }
     ev.on_phase(PhaseEvent{dev, Phase::verdict, spec.id, -1, ""});
     const suites::TestLimits* limits = nullptr;

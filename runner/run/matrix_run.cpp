@@ -35,7 +35,7 @@ std::vector<WorkloadRecord> run_matrix_test(const WorkloadContext& c, MatrixReco
     r.workload = resolve_workload(ci, c.test.workloads[i]);
     if (ss.enabled) r.workload.runtime_s = c.duration_s ? std::min(ss.round_s, *c.duration_s) : ss.round_s;
     r.workload.ramp_s = 0;  // PTS runs the cells back to back
-    r.target_path = c.target.info().path;
+    r.target_path = io_path(c.target.info(), r.workload);
     r.steady_required = mx.steady_required;
     r.steady_criteria = ss.criteria;
     if (r.workload.bs_bytes % lbs)

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 
+#include "runner/io/engine.hpp"
 #include "runner/io/poll_queues.hpp"
 #include "runner/io/workload.hpp"
 #include "runner/run/precondition.hpp"
@@ -40,6 +41,9 @@ Status check_plan_workloads(const RunPlan& plan) {
       // Polled completions need the device's queue to poll: known now, before preconditioning writes.
       if (valid->hipri && !d.target.is_null())
         if (auto polls = check_poll_queues(info); !polls) return refused(d, suite, what_runs, polls.error());
+      // NVMe passthrough needs the namespace's generic char device, attached at plan time, answering.
+      if (valid->engine == BackendKind::io_uring_cmd && !d.target.is_null())
+        if (auto answered = check_passthrough(*valid, d.target); !answered) return refused(d, suite, what_runs, answered.error());
       return ok_status();
     };
     if (suite.precondition.enabled) {
@@ -49,7 +53,7 @@ Status check_plan_workloads(const RunPlan& plan) {
     for (const auto& test : suite.tests) {
       for (size_t i = 0; i < test.workloads.size(); ++i) {
         const std::string name = fmt::format("test {} workload {}", test.id, i + 1);
-        Workload w = resolve_workload(test.workloads[i], region, test, d.rate_cap_iops, plan.options.duration_s);
+        Workload w = resolve_workload(test.workloads[i], region, test, d.rate_cap_iops, plan.options.duration_s, &d.fast_path, &info);
         // A matrix skips the cells whose blocks the device's sectors do not divide (with the reason,
         // runner/run/matrix_run) and runs the rest; only its tracked cell must run.
         if (test.matrix && i != test.matrix->tracked && info.logical_block_size && w.bs_bytes % info.logical_block_size) continue;

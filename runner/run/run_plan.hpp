@@ -10,6 +10,7 @@
 #include "devices/device.hpp"
 #include "devices/self_test.hpp"
 #include "runner/io/target.hpp"
+#include "runner/run/fast_path.hpp"
 #include "runner/run/run_result.hpp"
 #include "runner/verify/verify_state.hpp"
 #include "suites/profile.hpp"
@@ -29,6 +30,9 @@ struct DevicePlan {
   // The first of this device's seeds (runner/io/seed.hpp): each engine run on it takes the next.
   // run_suite derives it from the run's seed and the device's place in the plan.
   uint64_t seed = 0;
+  // NVMe passthrough and polling where the suite asks for them and the device has them, decided
+  // before anything is written (runner/run/fast_path.hpp).
+  FastPath fast_path{};
 };
 
 // How far a long purge (a sanitize) is: fraction 0..1, the remaining time when known, a line of detail.

@@ -20,6 +20,7 @@
 #include "runner/analysis/throttle.hpp"
 #include "runner/analysis/verdict.hpp"
 #include "runner/io/measurement.hpp"
+#include "runner/run/fast_path.hpp"
 #include "runner/run/health_poller.hpp"
 #include "runner/run/watchdog_findings.hpp"
 #include "runner/verify/address_probe.hpp"
@@ -113,6 +114,9 @@ struct TestRecord {
   std::string description;
   std::optional<MatrixRecord> matrix;
   std::vector<WorkloadRecord> workloads;
+  // The same workloads once more on the block path as the suite wrote them (the suite's fast path,
+  // compare_block_path: its first test only), beside the fast path's numbers; never judged.
+  std::vector<WorkloadRecord> block_path;
   std::vector<MetricVerdict> verdicts;
   Rollup verdict;
 };
@@ -146,11 +150,13 @@ struct DeviceResult {
   std::string profile_file;
   std::string profile_source;  // where the profile's limits come from (its "source")
   std::string profile_reason;  // "named on the command line", "matched model ... and size", "no profile matched"
+  FastPath fast_path;          // what the suite's fast path found on this device (asked: false when it asks none)
   std::optional<devices::Health> health_before, health_after;
   std::optional<AddressProbeResult> capacity_probe;  // the address-integrity probe, when the run wrote the device
   // Every write diskvet sent the device during its run (each engine run of every phase; a step
   // that writes outside the engine adds its own), and the drive's count of it (issue 26).
   uint64_t bytes_sent = 0;
+  uint64_t passthrough_bytes_sent = 0;  // of bytes_sent, through NVMe passthrough (no kernel counter sees it)
   std::optional<devices::WriteAccounting> write_accounting;
   // The NVMe Error Information log entries the run added, each judged (issue 26).
   std::optional<devices::ErrorLogReview> error_log;

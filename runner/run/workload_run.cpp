@@ -17,6 +17,8 @@ namespace diskvet::runner {
 std::string describe(const Workload& w) {
   std::string d = fmt::format("{} {} QD{} x{}", to_string(w.rw), format_bytes(w.bs_bytes), w.iodepth, w.numjobs);
   if (reads(w.rw) && writes(w.rw)) d += fmt::format(" {}% read", w.rwmixread_pct);
+  if (w.engine == BackendKind::io_uring_cmd) d += ", NVMe passthrough";
+  if (w.hipri) d += ", polled";
   return d;
 }
 
@@ -34,6 +36,7 @@ Result<Measurement> run_step(const WorkloadContext& c, const Workload& asked, Ph
   if (m && obs.interrupted()) m->interrupted = true;
   if (m && c.watchdog) c.watchdog->add(c.test.id, *m, c.target.info().logical_block_size);
   if (m && c.bytes_sent) *c.bytes_sent += m->write_bytes_issued;
+  if (m && c.passthrough_bytes_sent && valid->engine == BackendKind::io_uring_cmd) *c.passthrough_bytes_sent += m->write_bytes_issued;
   if (m && m->abandoned) m->interrupted = true;  // nothing more runs on this device
   return m;
 }
@@ -129,8 +132,8 @@ bool steady_state_rounds(const WorkloadContext& c, const Workload& w, WorkloadRe
 }  // namespace
 
 Workload resolve_workload(const Workload& base, Region region, const suites::TestSpec& test, uint64_t rate_cap_iops,
-                          std::optional<double> duration_s) {
-  Workload w = base;
+                          std::optional<double> duration_s, const FastPath* fast_path, const TargetInfo* info) {
+  Workload w = fast_path && info ? apply_fast_path(base, *fast_path, *info) : base;
   w.offset_bytes = region.offset_bytes;
   w.size_bytes = region.size_bytes;
   if (test.passes > 0) {
@@ -144,15 +147,19 @@ Workload resolve_workload(const Workload& base, Region region, const suites::Tes
   return w;
 }
 
+std::string io_path(const TargetInfo& info, const Workload& w) {
+  return w.engine == BackendKind::io_uring_cmd && !info.passthrough_path.empty() ? info.passthrough_path : info.path;
+}
+
 Workload resolve_workload(const WorkloadContext& c, const Workload& base) {
-  return resolve_workload(base, c.region, c.test, c.rate_cap_iops, c.duration_s);
+  return resolve_workload(base, c.region, c.test, c.rate_cap_iops, c.duration_s, c.fast_path, &c.target.info());
 }
 
 WorkloadRecord run_test_workload(const WorkloadContext& c) {
   WorkloadRecord rec;
   Workload w = resolve_workload(c, c.test.workloads.at(c.index));
   rec.workload = w;
-  rec.target_path = c.target.info().path;
+  rec.target_path = io_path(c.target.info(), w);
   const bool read_only = !writes(w.rw);
 
   if (c.suite.warmup.enabled && read_only && !stopped(c)) rec.warmup = warmup(c, w);

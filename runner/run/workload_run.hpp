@@ -9,6 +9,7 @@
 
 #include "runner/io/seed.hpp"
 #include "runner/io/target.hpp"
+#include "runner/run/fast_path.hpp"
 #include "runner/run/precondition.hpp"
 #include "runner/run/run_events.hpp"
 #include "runner/run/run_result.hpp"
@@ -32,12 +33,16 @@ struct WorkloadContext {
   WatchdogRecord* watchdog = nullptr;  // every step's stalls, whatever the step (sweep, rounds, warmup)
   SeedSequence* seeds = nullptr;       // the device's: each step takes the next (unset: the workload's own)
   uint64_t* bytes_sent = nullptr;      // the device's count of every write issued to it, whatever the step
+  const FastPath* fast_path = nullptr;  // the device's (unset: every workload as the suite wrote it)
+  // Of *bytes_sent, what went through NVMe passthrough, which the kernel's write counters never see.
+  uint64_t* passthrough_bytes_sent = nullptr;
 };
 
-// The workload of the test as it will run on this device (region, rate cap, duration override);
-// the plan check (plan_check.hpp) validates the same value before the first I/O.
+// The workload of the test as it will run on this device (region, rate cap, duration override, the
+// device's fast path when given); the plan check (plan_check.hpp) validates the same value before
+// the first I/O.
 Workload resolve_workload(const Workload& base, Region region, const suites::TestSpec& test, uint64_t rate_cap_iops,
-                          std::optional<double> duration_s);
+                          std::optional<double> duration_s, const FastPath* fast_path = nullptr, const TargetInfo* info = nullptr);
 Workload resolve_workload(const WorkloadContext& c, const Workload& base);
 
 WorkloadRecord run_test_workload(const WorkloadContext& c);
@@ -46,6 +51,9 @@ WorkloadRecord run_test_workload(const WorkloadContext& c);
 // one engine run of the test's workload c.index, watched, its stalls recorded;
 Result<Measurement> run_step(const WorkloadContext& c, const Workload& w, Phase phase, const std::string& detail,
                              std::function<bool(const IntervalSample&)> until = {});
+// The node a workload's I/O goes to, as its fio line names it: the generic char device for NVMe
+// passthrough, else the target's path.
+std::string io_path(const TargetInfo& info, const Workload& w);
 // "randrw 4.0 KiB QD32 x4 70% read";
 std::string describe(const Workload& w);
 // stopped by the caller, or the watchdog gave up on an I/O of this device;

@@ -228,10 +228,29 @@ TEST(SuiteLoader, ReadsPolledCompletionsInFiosName) {
   EXPECT_NE(suite_error(R"({"name": "t", "tests": [{"id": "a", "workloads": [{"hipri": "yes"}]}]})").find("hipri"), std::string::npos);
 }
 
-TEST(SuiteLoader, RefusesNvmePassthroughWhichOnlyDiskvetIoRuns) {
-  const std::string e = suite_error(R"({"name": "t", "tests": [{"id": "a", "workloads": [{"engine": "io_uring_cmd"}]}]})");
-  EXPECT_NE(e.find("io_uring_cmd"), std::string::npos) << e;
-  EXPECT_NE(e.find("diskvet io --engine io_uring_cmd"), std::string::npos) << e;
+// A workload may name NVMe passthrough (the plan check refuses it on a device without it); the
+// fast path is a suite's own key, on in acceptance only.
+TEST(SuiteLoader, ReadsNvmePassthroughPerWorkloadAndTheFastPath) {
+  auto s = parse_suite(R"({"name": "t", "fast_path": {"enabled": true, "compare_block_path": false},
+                           "tests": [{"id": "a", "workloads": [{"engine": "io_uring_cmd"}, {}]}]})",
+                       "t.json");
+  ASSERT_TRUE(s.ok()) << s.error().message();
+  EXPECT_EQ(s->tests[0].workloads[0].engine, runner::BackendKind::io_uring_cmd);
+  EXPECT_EQ(s->tests[0].workloads[1].engine, runner::BackendKind::io_uring);
+  EXPECT_TRUE(s->fast_path.enabled);
+  EXPECT_FALSE(s->fast_path.compare_block_path);
+  EXPECT_NE(suite_error(R"({"name": "t", "fast_path": {"enabled": true, "polled": true}, "tests": [{"id": "a", "workloads": [{}]}]})")
+                .find("fast_path.polled"),
+            std::string::npos);
+  for (const char* name : {"quick", "burnin"}) {
+    auto b = builtin_suite(name);
+    ASSERT_TRUE(b.ok()) << b.error().message();
+    EXPECT_FALSE(b->fast_path.enabled) << name;
+  }
+  auto acceptance = builtin_suite("acceptance");
+  ASSERT_TRUE(acceptance.ok()) << acceptance.error().message();
+  EXPECT_TRUE(acceptance->fast_path.enabled);
+  EXPECT_TRUE(acceptance->fast_path.compare_block_path);
 }
 
 // Found while fuzzing: names were matched with std::regex, which recurses once per character in

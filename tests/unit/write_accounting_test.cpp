@@ -197,5 +197,28 @@ TEST(WriteAccounting, TheKernelCountCoversEveryNamespaceOfTheController) {
   EXPECT_FALSE(sectors_written("sdz", "", fs.sysfs()).device);
 }
 
+// NVMe passthrough writes go around the block layer, whose counters never see them: they are added
+// to the kernel's count, and not taken for another program's writes.
+TEST(WriteAccounting, PassthroughWritesTheKernelNeverCountedAreAddedToWhatItSent) {
+  const uint64_t block = 40 * kMiB, passthrough = 24 * kMiB, sent = block + passthrough;
+  auto a = account_writes(nvme(0, 0, 0), nvme(units(sent), block / 512, block / 512), sent, passthrough);
+  ASSERT_TRUE(a);
+  EXPECT_EQ(a->result, WriteCount::agrees) << a->words;
+  EXPECT_EQ(a->sent_bytes, sent);
+  EXPECT_EQ(a->passthrough_bytes, passthrough);
+  EXPECT_FALSE(a->other_writer_bytes);
+  EXPECT_NE(a->words.find("diskvet's NVMe passthrough (24MiB)"), std::string::npos) << a->words;
+  // Without saying so, the drive counts more than the kernel sent: the finding the run used to make.
+  auto blind = account_writes(nvme(0, 0, 0), nvme(units(sent), block / 512, block / 512), sent);
+  ASSERT_TRUE(blind);
+  EXPECT_EQ(blind->result, WriteCount::counted_more);
+  // Another program's block-layer writes beside passthrough are still found.
+  const uint64_t other = 8 * kMiB;
+  auto shared = account_writes(nvme(0, 0, 0), nvme(units(sent + other), (block + other) / 512, (block + other) / 512), sent, passthrough);
+  ASSERT_TRUE(shared);
+  ASSERT_TRUE(shared->other_writer_bytes);
+  EXPECT_EQ(*shared->other_writer_bytes, other);
+}
+
 }  // namespace
 }  // namespace diskvet::devices

@@ -118,6 +118,37 @@ for engine in ("io_uring", "io_uring_cmd"):
     check(rc == 2 and "io_poll is 0" in err and "nvme.poll_queues" in err,
           f"{engine} --hipri on DVPT0B (no poll queues) refused with exit 2 naming nvme.poll_queues (rc {rc}: {err.strip()[:300]})")
 check("before" in b and b.get("before") == b.get("after"), f"the refusals on DVPT0B wrote nothing (checksum, writes completed): {b}")
+
+# The suites' fast path: each drive runs what it has, says so, and the first test runs once more
+# on the block path beside it.
+rc, out, err = step("fast-suite")
+report = json.loads(out[out.find("{"):]) if rc == 0 and "{" in out else None
+check(report is not None, f"the fast-path suite ran on both drives (rc {rc}: {err.strip()[:300]})")
+def engines(rows):
+    return [(w["engine"], bool(w.get("hipri")), w["result"]["read"]["total_ios"] + w["result"]["write"]["total_ios"] > 0) for w in rows]
+want = {
+    # DVPT0A: passthrough, polled. Every workload polls through passthrough (polling replaces the spin).
+    "DVPT0A": (True, True, [("io_uring_cmd", True, True)] * 2, [("io_uring_cmd", True, True)],
+               [("io_uring", False, True)] * 2),
+    # DVPT0B: passthrough, no poll queues. The spinning QD1 read keeps spinning on the block path.
+    "DVPT0B": (True, False, [("io_uring", False, True), ("io_uring_cmd", False, True)], [("io_uring_cmd", False, True)],
+               [("io_uring", False, True)]),
+}
+for d in (report or {}).get("devices", []):
+    if d.get("serial") not in want:
+        continue
+    passthrough, polled, first, second, beside = want[d["serial"]]
+    fp = d.get("fast_path") or {}
+    check(fp.get("passthrough") is passthrough and fp.get("polled") is polled,
+          f"{d['serial']}: fast path passthrough={passthrough} polled={polled}: {fp.get('summary')}")
+    t = d.get("tests", [])
+    check(len(t) == 2 and engines(t[0]["workloads"]) == first and engines(t[1]["workloads"]) == second,
+          f"{d['serial']}: the workloads ran as {first} then {second}: {[engines(x['workloads']) for x in t]}")
+    check(len(t) == 2 and engines(t[0].get("block_path", [])) == beside and "block_path" not in t[1],
+          f"{d['serial']}: the first test's changed workloads ran once more on the block path: {engines(t[0].get('block_path', [])) if t else None}")
+    check(all(w["fio"].find("--filename=/dev/ng") >= 0 for x in t for w in x["workloads"] if w["engine"] == "io_uring_cmd"),
+          f"{d['serial']}: the passthrough workloads' fio lines name the generic node")
+check(report is not None and sorted(d.get("serial") for d in report["devices"]) == ["DVPT0A", "DVPT0B"], "the report has both drives")
 sys.exit(1 if failed else 0)
 PY
-vm_pass "io_uring_cmd writes what the block path writes, reads and counts every I/O, and is refused without consent or a generic node; --hipri polls on both engines where the queue has poll queues and is refused where it has none"
+vm_pass "io_uring_cmd writes what the block path writes, reads and counts every I/O, and is refused without consent or a generic node; --hipri polls on both engines where the queue has poll queues and is refused where it has none; a suite's fast path takes what each drive has"

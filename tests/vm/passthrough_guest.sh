@@ -86,4 +86,8 @@ for engine in io_uring io_uring_cmd; do
   step "$engine-no-poll" diskvet io --filename "$b" --engine $engine --hipri --rw write --bs 4k --size 1m --runtime 5s --json --destroy-data DVPT0B
 done
 echo "PASSTHRU b after $(bstate)"
+# A suite asking for the fast path (lab-fast-path.json) on both: DVPT0A has passthrough and poll
+# queues, DVPT0B passthrough alone. The report is printed for the host to check.
+step fast-suite sh -c 'diskvet run -q --suite /media/diskvet/lab-fast-path.json --device "$1" --device "$2" --destroy-data all-unprotected \
+  --profile none --out /tmp/fast.json; rc=$?; cat /tmp/fast.json; exit $rc' fast "$a" "$b"
 echo "PASSTHRU done"

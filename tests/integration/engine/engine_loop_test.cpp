@@ -243,3 +243,56 @@ TEST(EngineOnLoop, ASuiteThatPollsIsRefusedBeforePreconditioningWhereTheQueueCan
   EXPECT_NE(r.err.find("nvme.poll_queues"), std::string::npos) << r.err;
   EXPECT_EQ(sha256_of(dev.path()), content);
 }
+
+// A suite whose later test names NVMe passthrough is refused by the run plan's check on a device
+// that is no NVMe namespace, before its preconditioning writes anything.
+TEST(EngineOnLoop, ASuiteThatNamesPassthroughIsRefusedBeforePreconditioningOnANonNvmeDevice) {
+  LoopDevice dev("engine-cmd-suite", 16 << 20);
+  REQUIRE_LOOP(dev);
+  diskvet::testing::ScratchFile suite("cmd-suite.json");
+  std::ofstream(suite.path()) << R"({"name": "passthrough", "region": "8m", "probe": {"enabled": false},
+    "precondition": {"enabled": true}, "steady_state": {"enabled": false}, "warmup": {"enabled": false},
+    "defaults": {"runtime": "1s"},
+    "tests": [{"id": "plain", "workloads": [{"rw": "randwrite", "bs": "4k"}]},
+              {"id": "direct", "workloads": [{"rw": "randread", "bs": "4k", "engine": "io_uring_cmd"}]}]})";
+  run_command({"dd", "if=/dev/urandom", "of=" + dev.path(), "bs=1M", "count=16", "oflag=direct", "status=none"});
+  const std::string content = sha256_of(dev.path());
+  const uint64_t writes_before = completed_writes(dev);
+  auto r = run_command({DISKVET_BIN, "run", "-q", "--suite", suite.path(), "--profile", "none", "--device", dev.path(), "--destroy-data",
+                        dev.path()});
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  EXPECT_NE(r.err.find("test direct"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("generic char device"), std::string::npos) << r.err;
+  EXPECT_EQ(completed_writes(dev), writes_before);
+  EXPECT_EQ(sha256_of(dev.path()), content);
+}
+
+// A suite asking for the fast path runs on a device that has neither passthrough nor poll queues,
+// as written, and its report says what the device lacks; nothing runs twice (no block-path rows:
+// the fast path changed nothing).
+TEST(EngineOnLoop, TheFastPathRunsAsWrittenWhereTheDeviceHasNeitherAndSaysWhy) {
+  LoopDevice dev("engine-fast-path", 16 << 20);
+  REQUIRE_LOOP(dev);
+  diskvet::testing::ScratchFile suite("fast-suite.json"), out("fast-suite-report.json");
+  std::ofstream(suite.path()) << R"({"name": "fast", "region": "8m", "probe": {"enabled": false}, "fast_path": {"enabled": true},
+    "precondition": {"enabled": false}, "steady_state": {"enabled": false}, "warmup": {"enabled": false},
+    "defaults": {"runtime": "1s"},
+    "tests": [{"id": "latency", "workloads": [{"rw": "randread", "bs": "4k", "iodepth": 1, "spin": "50us"},
+                                              {"rw": "randwrite", "bs": "4k", "iodepth": 1}]}]})";
+  auto r = run_command({DISKVET_BIN, "run", "--suite", suite.path(), "--profile", "none", "--device", dev.path(), "--destroy-data", dev.path(),
+                        "--out", out.path()});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  std::ifstream in(out.path());
+  const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  const boost::json::value doc = boost::json::parse(text);
+  const auto& d = doc.at("devices").at(0);
+  const auto& fp = d.at("fast_path");
+  EXPECT_FALSE(fp.at("passthrough").as_bool());
+  EXPECT_FALSE(fp.at("polled").as_bool());
+  EXPECT_NE(std::string(fp.at("no_passthrough").as_string()).find("not an NVMe namespace"), std::string::npos) << fp;
+  EXPECT_NE(std::string(fp.at("no_poll").as_string()).find("io_poll is 0"), std::string::npos) << fp;
+  const auto& t = d.at("tests").at(0);
+  EXPECT_FALSE(t.as_object().contains("block_path")) << "nothing changed, nothing ran twice";
+  for (const auto& w : t.at("workloads").as_array()) EXPECT_EQ(w.at("engine").as_string(), "io_uring");
+  EXPECT_NE(r.out.find("fast path: block path, completions by interrupt (no passthrough: "), std::string::npos) << r.out;
+}
