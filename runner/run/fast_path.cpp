@@ -33,28 +33,29 @@ FastPath prepare_fast_path(Target& target, const suites::Suite& suite) {
   fp.asked = suite.fast_path.enabled;
   if (target.is_null() || !suite_uses_passthrough(suite)) return fp;
   const TargetInfo& info = target.info();
-  if (auto attached = target.attach_passthrough(); !attached) {
-    fp.no_passthrough = reason_of(attached.error());
-  } else if (fp.asked) {
-    // One read of the first block through the node: a kernel or device that takes no passthrough
-    // command is known now, not in the middle of the first test.
+  // One read of the first block through the node (polled: through a polled ring), now rather than
+  // in the middle of the first test; the reason when the kernel or device refuses it.
+  auto refusal = [&](bool hipri) -> std::optional<std::string> {
     Workload probe;
     probe.engine = BackendKind::io_uring_cmd;
     probe.bs_bytes = info.logical_block_size;
-    if (auto answered = check_passthrough(probe, target); !answered) fp.no_passthrough = reason_of(answered.error());
+    probe.hipri = hipri;
+    if (auto answered = check_passthrough(probe, target); !answered) return reason_of(answered.error());
+    return std::nullopt;
+  };
+  if (auto attached = target.attach_passthrough(); !attached) {
+    fp.no_passthrough = reason_of(attached.error());
+  } else if (fp.asked) {
+    if (auto why = refusal(false)) fp.no_passthrough = *why;
     else fp.passthrough = true;
     fp.node = info.passthrough_path;
   }
   if (!fp.asked) return fp;
   if (auto polls = check_poll_queues(info); !polls) fp.no_poll = reason_of(polls.error());
   else fp.polls = true;
+  // A kernel with passthrough may still refuse to poll it (5.19, 6.0).
   if (fp.passthrough && fp.polls) {
-    // A kernel with passthrough may still refuse to poll it (5.19, 6.0): one polled read says.
-    Workload probe;
-    probe.engine = BackendKind::io_uring_cmd;
-    probe.bs_bytes = info.logical_block_size;
-    probe.hipri = true;
-    if (auto answered = check_passthrough(probe, target); !answered) fp.no_polled_passthrough = reason_of(answered.error());
+    if (auto why = refusal(true)) fp.no_polled_passthrough = *why;
     else fp.polled_passthrough = true;
   }
   return fp;
