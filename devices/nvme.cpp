@@ -67,10 +67,29 @@ class LibnvmeSelfTestAdmin final : public NvmeSelfTestAdmin {
     const int rc = nvme_dev_self_test(&args);
     return rc < 0 ? -errno : rc;
   }
-  std::optional<std::vector<uint8_t>> log_page(uint8_t lid, size_t bytes) override {
+  std::optional<std::vector<uint8_t>> log_page(uint8_t lid, size_t bytes, uint8_t uuid_index) override {
     std::vector<uint8_t> page(bytes);
-    if (nvme_get_log_simple(fd_.get(), static_cast<nvme_cmd_get_log_lid>(lid), static_cast<__u32>(bytes), page.data()) != 0) return std::nullopt;
+    nvme_get_log_args args{};
+    args.args_size = sizeof(args);
+    args.fd = fd_.get();
+    args.timeout = NVME_DEFAULT_IOCTL_TIMEOUT;
+    args.lid = static_cast<nvme_cmd_get_log_lid>(lid);
+    args.len = static_cast<__u32>(bytes);
+    args.log = page.data();
+    args.nsid = NVME_NSID_ALL;
+    args.csi = NVME_CSI_NVM;
+    args.lsi = NVME_LOG_LSI_NONE;
+    args.lsp = NVME_LOG_LSP_NONE;
+    args.uuidx = uuid_index;
+    if (nvme_get_log_page(fd_.get(), NVME_LOG_PAGE_PDU_SIZE, &args) != 0) return std::nullopt;
     return page;
+  }
+  std::optional<std::vector<uint8_t>> uuid_list() override {
+    struct nvme_id_uuid_list list{};
+    static_assert(sizeof(list) == kUuidListBytes);
+    if (nvme_identify_uuid(fd_.get(), &list) != 0) return std::nullopt;
+    auto b = bytes(list);
+    return std::vector<uint8_t>(b.begin(), b.end());
   }
   std::optional<std::vector<uint8_t>> self_test_log() override {
     struct nvme_self_test_log log{};
@@ -122,7 +141,7 @@ std::optional<NvmeReading> read_nvme(const Device& d) {
     r.health.error_log = read_error_log(fd.get(), r.controller.error_log_entries);
     // Write amplification's evidence, where the drive follows the OCP datacenter specification.
     LibnvmeSelfTestAdmin admin(UniqueFd(::dup(fd.get())));
-    read_ocp_smart_log(admin, (id.lpa & 0x20) != 0, r.health);
+    read_ocp_smart_log(admin, NvmeLogSupport{(id.lpa & 0x20) != 0, (le32toh(id.ctratt) & NVME_CTRL_CTRATT_UUID_LIST) != 0}, r.health);
   }
 
   struct nvme_firmware_slot fw{};

@@ -33,26 +33,43 @@ OcpSmartLogReading parse_ocp_smart_log(std::span<const uint8_t> buf) {
   return {OcpSmartLog{le<uint64_t>(buf, 0), le<uint64_t>(buf, 16), le<uint16_t>(buf, kVersionOffset)}, ""};
 }
 
-void read_ocp_smart_log(NvmeSelfTestAdmin& admin, bool lists_log_pages, Health& h) {
+std::optional<uint8_t> ocp_uuid_index(std::span<const uint8_t> uuid_list) {
+  constexpr size_t kHeader = 32, kEntry = 32, kUuidAt = 16, kEntries = 127;
+  for (size_t i = 0; i < kEntries; ++i) {
+    const size_t at = kHeader + i * kEntry + kUuidAt;
+    if (at + kOcpUuid.size() > uuid_list.size()) return std::nullopt;
+    const auto uuid = uuid_list.subspan(at, kOcpUuid.size());
+    if (std::equal(uuid.begin(), uuid.end(), kOcpUuid.begin())) return static_cast<uint8_t>(i + 1);
+    if (std::all_of(uuid.begin(), uuid.end(), [](uint8_t b) { return b == 0; })) return std::nullopt;
+  }
+  return std::nullopt;
+}
+
+void read_ocp_smart_log(NvmeSelfTestAdmin& admin, NvmeLogSupport support, Health& h) {
   h.ocp_physical_bytes_written.reset();
   constexpr std::string_view kNone = "the drive has no OCP SMART / Health Information Extended log";
-  if (!lists_log_pages) {
+  if (!support.lists_log_pages) {
     h.ocp_log_absent = fmt::format("{} that it lists (it has no Supported Log Pages log, and vendor-specific page C0h is not asked for blind)", kNone);
     return;
   }
-  const auto listed = admin.log_page(kSupportedLogPagesId, kSupportedLogPagesBytes);
+  const auto listed = admin.log_page(kSupportedLogPagesId, kSupportedLogPagesBytes, 0);
   if (!listed || listed->size() < kSupportedLogPagesBytes || !(le<uint32_t>(*listed, size_t{kOcpSmartLogId} * 4) & 1)) {
     h.ocp_log_absent = fmt::format("{} (its Supported Log Pages log {})", kNone, listed ? "does not list page C0h" : "could not be read");
     return;
   }
-  auto page = admin.log_page(kOcpSmartLogId, kOcpSmartLogBytes);
+  uint8_t uuid_index = 0;
+  if (support.uuid_list)
+    if (const auto list = admin.uuid_list())
+      if (const auto i = ocp_uuid_index(*list)) uuid_index = *i;
+  const std::string with = uuid_index ? fmt::format(" with the OCP UUID's index {}", uuid_index) : std::string();
+  auto page = admin.log_page(kOcpSmartLogId, kOcpSmartLogBytes, uuid_index);
   if (!page) {
-    h.ocp_log_absent = fmt::format("{} (log page C0h is listed but could not be read)", kNone);
+    h.ocp_log_absent = fmt::format("{} (log page C0h is listed but could not be read{})", kNone, with);
     return;
   }
   const OcpSmartLogReading r = parse_ocp_smart_log(*page);
   if (!r.log) {
-    h.ocp_log_absent = r.absent;
+    h.ocp_log_absent = r.absent + (with.empty() ? "" : " (read" + with + ")");
     return;
   }
   h.ocp_physical_bytes_written = r.log->physical_bytes_written;

@@ -58,9 +58,12 @@ class NvmeSelfTestAdmin {
   virtual int device_self_test(uint8_t stc) = 0;
   // The Device Self-test log page, kSelfTestLogBytes; nullopt when it could not be read.
   virtual std::optional<std::vector<uint8_t>> self_test_log() = 0;
-  // Get Log Page `lid` for every namespace, `bytes` long (the OCP SMART log reads page C0h through
-  // it); nullopt when the controller refused it or it could not be sent.
-  virtual std::optional<std::vector<uint8_t>> log_page(uint8_t /*lid*/, size_t /*bytes*/) { return std::nullopt; }
+  // Get Log Page `lid` for every namespace, `bytes` long, with UUID index `uuid_index` (0: none; the
+  // OCP SMART log reads page C0h through it); nullopt when the controller refused it or it could not
+  // be sent.
+  virtual std::optional<std::vector<uint8_t>> log_page(uint8_t /*lid*/, size_t /*bytes*/, uint8_t /*uuid_index*/) { return std::nullopt; }
+  // Identify with CNS 17h, the UUID List (4096 bytes); nullopt when it could not be read.
+  virtual std::optional<std::vector<uint8_t>> uuid_list() { return std::nullopt; }
 };
 
 class NvmeSelfTest final : public SelfTestDevice {

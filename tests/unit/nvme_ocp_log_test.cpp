@@ -5,6 +5,7 @@
 
 #include <gtest/gtest.h>
 
+#include <span>
 #include <vector>
 
 #include "devices/write_accounting.hpp"
@@ -29,12 +30,16 @@ std::vector<uint8_t> ocp_page(uint64_t written_bytes, uint64_t read_bytes = 0) {
 // page C0h) and page C0h, with the page given; none: it refuses C0h.
 struct FakeAdmin final : NvmeSelfTestAdmin {
   std::optional<std::vector<uint8_t>> c0;
+  std::optional<std::vector<uint8_t>> uuids;  // the UUID List, when the controller has one
   std::vector<uint8_t> asked;
+  std::vector<uint8_t> uuid_indexes;  // of each page C0h asked for
   std::optional<NvmeController> identify() override { return NvmeController{}; }
   int device_self_test(uint8_t) override { return 0; }
   std::optional<std::vector<uint8_t>> self_test_log() override { return std::nullopt; }
-  std::optional<std::vector<uint8_t>> log_page(uint8_t lid, size_t bytes) override {
+  std::optional<std::vector<uint8_t>> uuid_list() override { return uuids; }
+  std::optional<std::vector<uint8_t>> log_page(uint8_t lid, size_t bytes, uint8_t uuid_index) override {
     asked.push_back(lid);
+    if (lid == kOcpSmartLogId) uuid_indexes.push_back(uuid_index);
     if (lid == kSupportedLogPagesId) {
       std::vector<uint8_t> listed(kSupportedLogPagesBytes, 0);
       listed[0x02 * 4] = 1;  // the SMART / Health Information log
@@ -71,10 +76,50 @@ TEST(OcpSmartLog, IsReadThroughTheAdminInterfaceWhenTheDriveListsIt) {
   FakeAdmin ocp;
   ocp.c0 = ocp_page(5ull << 30);
   Health h;
-  read_ocp_smart_log(ocp, true, h);
+  read_ocp_smart_log(ocp, NvmeLogSupport{true, false}, h);
   EXPECT_EQ(ocp.asked, (std::vector<uint8_t>{0x00, 0xc0}));
   EXPECT_EQ(h.ocp_physical_bytes_written, 5ull << 30);
   EXPECT_TRUE(h.ocp_log_absent.empty());
+  EXPECT_EQ(ocp.uuid_indexes, std::vector<uint8_t>{0});  // no UUID List: no index
+}
+
+// A UUID List entry: 32 bytes from byte 32, the UUID at bytes 31:16 of each.
+void put_uuid(std::vector<uint8_t>& list, size_t index, std::span<const uint8_t> uuid) {
+  std::copy(uuid.begin(), uuid.end(), list.begin() + static_cast<std::ptrdiff_t>(32 + (index - 1) * 32 + 16));
+}
+
+TEST(OcpSmartLog, ADriveWithUuidListsIsAskedWithTheOcpUuidsIndex) {
+  // Two vendors' UUIDs, the OCP one third: page C0h with UUID index 3.
+  std::vector<uint8_t> list(kUuidListBytes, 0);
+  const std::vector<uint8_t> vendor_a(16, 0x11), vendor_b(16, 0x22);
+  put_uuid(list, 1, vendor_a);
+  put_uuid(list, 2, vendor_b);
+  put_uuid(list, 3, kOcpUuid);
+  EXPECT_EQ(ocp_uuid_index(list), 3);
+  FakeAdmin ocp;
+  ocp.c0 = ocp_page(6ull << 30);
+  ocp.uuids = list;
+  Health h;
+  read_ocp_smart_log(ocp, NvmeLogSupport{true, true}, h);
+  EXPECT_EQ(ocp.uuid_indexes, std::vector<uint8_t>{3});
+  EXPECT_EQ(h.ocp_physical_bytes_written, 6ull << 30);
+  // The OCP UUID after the list's end (an all-zero entry) is not in it: no index, the GUID decides.
+  std::vector<uint8_t> ended(kUuidListBytes, 0);
+  put_uuid(ended, 1, vendor_a);
+  put_uuid(ended, 3, kOcpUuid);
+  EXPECT_FALSE(ocp_uuid_index(ended));
+  EXPECT_FALSE(ocp_uuid_index(std::span<const uint8_t>(list).first(100)));  // short
+  FakeAdmin without;
+  without.c0 = ocp_page(6ull << 30);
+  without.uuids = ended;
+  read_ocp_smart_log(without, NvmeLogSupport{true, true}, h);
+  EXPECT_EQ(without.uuid_indexes, std::vector<uint8_t>{0});
+  EXPECT_EQ(h.ocp_physical_bytes_written, 6ull << 30);
+  // A controller that says it has UUID lists but cannot read one: no index either.
+  FakeAdmin unreadable;
+  unreadable.c0 = ocp_page(1);
+  read_ocp_smart_log(unreadable, NvmeLogSupport{true, true}, h);
+  EXPECT_EQ(unreadable.uuid_indexes, std::vector<uint8_t>{0});
 }
 
 TEST(OcpSmartLog, ADriveThatDoesNotListItIsNeverAskedForItAndSaysSo) {
@@ -82,7 +127,7 @@ TEST(OcpSmartLog, ADriveThatDoesNotListItIsNeverAskedForItAndSaysSo) {
   FakeAdmin listed_without;
   Health h;
   h.ocp_physical_bytes_written = 1;  // an older reading is not kept
-  read_ocp_smart_log(listed_without, true, h);
+  read_ocp_smart_log(listed_without, NvmeLogSupport{true, false}, h);
   EXPECT_EQ(listed_without.asked, std::vector<uint8_t>{0x00});
   EXPECT_FALSE(h.ocp_physical_bytes_written);
   EXPECT_NE(h.ocp_log_absent.find("has no OCP SMART / Health Information Extended log (its Supported Log Pages log does not list page C0h)"),
@@ -90,7 +135,7 @@ TEST(OcpSmartLog, ADriveThatDoesNotListItIsNeverAskedForItAndSaysSo) {
       << h.ocp_log_absent;
   FakeAdmin unlisted;  // QEMU 7.2's controller: Identify Controller LPA bit 5 clear
   unlisted.c0 = ocp_page(5ull << 30);
-  read_ocp_smart_log(unlisted, false, h);
+  read_ocp_smart_log(unlisted, NvmeLogSupport{false, false}, h);
   EXPECT_TRUE(unlisted.asked.empty());
   EXPECT_FALSE(h.ocp_physical_bytes_written);
   EXPECT_NE(h.ocp_log_absent.find("has no OCP SMART / Health Information Extended log that it lists"), std::string::npos) << h.ocp_log_absent;
