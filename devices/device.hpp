@@ -48,6 +48,17 @@ struct AtaSelfTestLogEntry {
   bool operator==(const AtaSelfTestLogEntry&) const = default;
 };
 
+// An entry of the SAS self-test results log (SPC-4 log page 10h; smartctl's scsi_self_test_N).
+struct ScsiSelfTestLogEntry {
+  uint8_t code = 0;    // SELF-TEST CODE (byte 4 bits 7:5): 1 background short, 2 background extended, 5/6 foreground
+  uint8_t result = 0;  // SELF-TEST RESULTS (byte 4 bits 3:0): 0 completed, 1-2 aborted, 3-7 failed, Fh in progress
+  std::string code_words, result_words;
+  std::optional<uint64_t> segment, power_on_hours, lba;  // the failed segment (SELF-TEST NUMBER), the address of first failure
+  std::optional<uint64_t> sense_key, asc, ascq;
+  std::string sense_words;  // the sense key in smartctl's words ("Medium Error")
+  bool operator==(const ScsiSelfTestLogEntry&) const = default;
+};
+
 // One direction of the SAS error counter log (SPC-4 log pages 02h, 03h, 05h).
 struct ScsiErrorCounters {
   std::string direction;  // "read", "write", "verify"
@@ -84,6 +95,9 @@ struct Health {
   std::optional<AtaErrorLog> ata_error_log_extended, ata_error_log_summary;
   std::optional<std::vector<AtaSelfTestLogEntry>> ata_self_test_log;  // newest first
   std::vector<ScsiErrorCounters> scsi_error_counters;
+  // SAS: the self-test results log, newest first (its last 20 tests); nullopt when smartctl did not
+  // show it (an empty log prints nothing, so it counts as read only when smartctl reported no failure).
+  std::optional<std::vector<ScsiSelfTestLogEntry>> scsi_self_test_log;
   // NVMe: Physical Media Units Written (bytes) from the OCP Datacenter NVMe SSD SMART / Health
   // Information Extended log (log page C0h); nullopt without it, and ocp_log_absent says why.
   std::optional<uint64_t> ocp_physical_bytes_written;

@@ -279,6 +279,7 @@ void tag_invoke(json::value_from_tag, json::value& v, const SmartLogReview& r) {
   put(o, "errors_before", r.errors_before);
   put(o, "errors_after", r.errors_after);
   put(o, "new_self_tests", r.new_self_tests);
+  put_text(o, "self_test_log", r.self_test_log);
   v = std::move(o);
 }
 

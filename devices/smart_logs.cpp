@@ -65,6 +65,8 @@ std::optional<std::vector<AtaSelfTestLogEntry>> self_test_log_of(const json::val
   return out;
 }
 
+std::optional<uint64_t> opt_number(const json::value& e, std::initializer_list<std::string_view> path) { return number(at(e, path)); }
+
 // The flags smartctl decoded ("Device Fault; Error: UNC, ABRT 8 sectors at LBA = ..."): upper-case words.
 std::vector<std::string> flags_of(std::string_view description) {
   std::vector<std::string> out;
@@ -109,8 +111,10 @@ std::string describe_self_test(const AtaSelfTestLogEntry& t) {
 }
 
 // Where the entries that were in the log before the run start in the log after it: the smallest k
-// with after[k..] the first entries of before (the log is circular, newest first, 21 entries).
-size_t first_old_entry(const std::vector<AtaSelfTestLogEntry>& before, const std::vector<AtaSelfTestLogEntry>& after) {
+// with after[k..] the first entries of before (the log is circular, newest first: ATA keeps 21
+// entries, SAS 20).
+template <class Entry>
+size_t first_old_entry(const std::vector<Entry>& before, const std::vector<Entry>& after) {
   for (size_t k = 0; k < after.size(); ++k) {
     if (after.size() - k > before.size()) continue;
     if (std::equal(after.begin() + static_cast<std::ptrdiff_t>(k), after.end(), before.begin())) return k;
@@ -145,12 +149,19 @@ void review_error_log(SmartLogReview& r, const AtaErrorLog& before, const AtaErr
                                      r.unseen, r.new_errors, log, after.log));
 }
 
-void review_self_tests(SmartLogReview& r, const std::vector<AtaSelfTestLogEntry>& before, const std::vector<AtaSelfTestLogEntry>& after) {
+SmartLogJudgement judge(const AtaSelfTestLogEntry& e) { return judge_ata_self_test(e); }
+SmartLogJudgement judge(const ScsiSelfTestLogEntry& e) { return judge_scsi_self_test(e); }
+std::string describe(const AtaSelfTestLogEntry& e) { return describe_self_test(e); }
+std::string describe(const ScsiSelfTestLogEntry& e) { return describe_scsi_self_test(e); }
+
+// The entries above those the log held before the run, each judged, oldest first.
+template <class Entry>
+void review_self_tests(SmartLogReview& r, const char* log, const std::vector<Entry>& before, const std::vector<Entry>& after) {
   const size_t k = first_old_entry(before, after);
-  r.new_self_tests = k;
-  for (size_t i = k; i-- > 0;) {  // oldest first
-    const SmartLogJudgement j = judge_ata_self_test(after[i]);
-    add(r, SmartLogFinding{"ATA self-test log", std::nullopt, after[i].lba, j.fails, describe_self_test(after[i]), j.why});
+  r.new_self_tests = r.new_self_tests.value_or(0) + k;
+  for (size_t i = k; i-- > 0;) {
+    const SmartLogJudgement j = judge(after[i]);
+    add(r, SmartLogFinding{log, std::nullopt, after[i].lba, j.fails, describe(after[i]), j.why});
   }
 }
 
@@ -197,6 +208,7 @@ void read_smart_logs(const json::value& doc, Health& h) {
   if (auto x = error_log_of(doc, "extended", "extended comprehensive")) h.ata_error_log_extended = std::move(x);
   if (auto s = error_log_of(doc, "summary", "summary")) h.ata_error_log_summary = std::move(s);
   if (auto t = self_test_log_of(doc)) h.ata_self_test_log = std::move(t);
+  if (auto t = scsi_self_test_log_of(doc)) h.scsi_self_test_log = std::move(t);
   for (const char* dir : {"read", "write", "verify"}) {
     auto corrected = number(at(doc, {"scsi_error_counter_log", dir, "total_errors_corrected"}));
     auto uncorrected = number(at(doc, {"scsi_error_counter_log", dir, "total_uncorrected_errors"}));
@@ -239,6 +251,55 @@ SmartLogJudgement judge_ata_self_test(const AtaSelfTestLogEntry& e) {
   }
 }
 
+SmartLogJudgement judge_scsi_self_test(const ScsiSelfTestLogEntry& e) {
+  switch (e.result) {
+    case 0x0: return {false, "a self-test that passed"};
+    case 0x1:
+    case 0x2: return {false, "a self-test aborted by a command or a reset: it found nothing either way"};
+    case 0xf: return {false, "a self-test still running"};
+    case 0x3: return {true, "the drive's own self-test met an error that left it incomplete"};
+    default: return {true, "the drive's own self-test found a fault"};  // 4h-7h a failed segment; reserved values fail closed
+  }
+}
+
+std::optional<std::vector<ScsiSelfTestLogEntry>> scsi_self_test_log_of(const json::value& doc) {
+  std::vector<ScsiSelfTestLogEntry> out;
+  for (int k = 0; k < 20; ++k) {
+    const json::value* e = at(doc, {fmt::format("scsi_self_test_{}", k)});
+    if (!e || !e->is_object()) break;
+    ScsiSelfTestLogEntry t;
+    t.code = byte_of(at(*e, {"code", "value"}));
+    t.result = byte_of(at(*e, {"result", "value"}));
+    t.code_words = text(at(*e, {"code", "string"}));
+    t.result_words = text(at(*e, {"result", "string"}));
+    t.segment = opt_number(*e, {"failed_segment", "value"});
+    t.power_on_hours = opt_number(*e, {"power_on_time", "hours"});
+    t.lba = opt_number(*e, {"lba_first_failure", "value"});
+    t.sense_key = opt_number(*e, {"sense_key", "value"});
+    t.sense_words = text(at(*e, {"sense_key", "string"}));
+    t.asc = opt_number(*e, {"asc"});
+    t.ascq = opt_number(*e, {"ascq"});
+    out.push_back(std::move(t));
+  }
+  if (!out.empty()) return out;
+  if (text(at(doc, {"device", "protocol"})) != "SCSI") return std::nullopt;
+  const auto exit_status = number(at(doc, {"smartctl", "exit_status"}));
+  if (!exit_status || (*exit_status & 0x4)) return std::nullopt;  // a command failed: perhaps the log page itself
+  return out;
+}
+
+std::string describe_scsi_self_test(const ScsiSelfTestLogEntry& e) {
+  std::string s = fmt::format("SCSI self-test log: {}: {} (result {:x}h)", e.code_words.empty() ? fmt::format("self-test code {}", e.code) : e.code_words,
+                              e.result_words.empty() ? std::string("no words") : e.result_words, e.result);
+  if (e.segment) s += fmt::format(", segment {}", *e.segment);
+  if (e.lba) s += fmt::format(", first failing LBA {}", *e.lba);
+  if (e.power_on_hours) s += fmt::format(", at {} power-on hours", *e.power_on_hours);
+  if (e.sense_key)
+    s += fmt::format(", sense {} (ASC {:02x}h, ASCQ {:02x}h)", e.sense_words.empty() ? fmt::format("key {:x}h", *e.sense_key) : e.sense_words,
+                     e.asc.value_or(0), e.ascq.value_or(0));
+  return s;
+}
+
 std::optional<SmartLogReview> review_smart_logs(const Health& before, const Health& after) {
   SmartLogReview r;
   bool any = false;
@@ -250,7 +311,13 @@ std::optional<SmartLogReview> review_smart_logs(const Health& before, const Heal
     any = true;
   }
   if (before.ata_self_test_log && after.ata_self_test_log) {
-    review_self_tests(r, *before.ata_self_test_log, *after.ata_self_test_log);
+    review_self_tests(r, "ATA self-test log", *before.ata_self_test_log, *after.ata_self_test_log);
+    r.self_test_log = "ATA";
+    any = true;
+  }
+  if (before.scsi_self_test_log && after.scsi_self_test_log) {
+    review_self_tests(r, "SCSI self-test log", *before.scsi_self_test_log, *after.scsi_self_test_log);
+    r.self_test_log = r.self_test_log.empty() ? "SCSI" : "ATA and SCSI";
     any = true;
   }
   if (!before.scsi_error_counters.empty() && !after.scsi_error_counters.empty()) {

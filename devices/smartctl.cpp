@@ -102,6 +102,45 @@ SelfTestResult ata_self_test_result(uint64_t status) {
   }
 }
 
+SelfTestResult scsi_self_test_result(const ScsiSelfTestLogEntry& e) {
+  if (e.result == 0x1 || e.result == 0x2) return SelfTestResult::aborted;
+  return judge_scsi_self_test(e).fails ? SelfTestResult::failed : SelfTestResult::passed;
+}
+
+std::optional<SmartctlSelfTestState> parse_scsi_self_test(const json::value& doc) {
+  if (smartctl_json::text(at(doc, {"device", "protocol"})) != "SCSI") return std::nullopt;
+  SmartctlSelfTestState s;
+  const auto log = scsi_self_test_log_of(doc);
+  s.supported = log.has_value();
+  if (!s.supported) {
+    s.unsupported_why = "smartctl could not read the drive's self-test results log (SCSI log page 10h): it does not log self-tests";
+    return s;
+  }
+  s.short_min = 2;  // SPC-4: a short self-test completes within two minutes
+  s.short_source = "SPC-4's two minutes for a short self-test";
+  if (auto sec = number(at(doc, {"scsi_extended_self_test_seconds"})); sec && *sec > 0) {
+    s.extended_min = static_cast<double>(*sec) / 60;
+    s.extended_source = "the drive's extended self-test time (SCSI Control mode page)";
+  }
+  json::array entries;
+  for (const auto& e : *log) entries.push_back(json::value(describe_scsi_self_test(e)));
+  s.log_text = json::serialize(entries);
+  if (log->empty()) return s;
+  const ScsiSelfTestLogEntry& e = log->front();
+  if (e.result == 0xf) {
+    s.running = true;
+    return s;
+  }
+  SelfTestLogEntry entry;
+  entry.result = scsi_self_test_result(e);
+  entry.words = describe_scsi_self_test(e).substr(std::string_view("SCSI self-test log: ").size());
+  if (e.segment) entry.failed_segment = static_cast<uint32_t>(*e.segment);
+  entry.failing_lba = e.lba;
+  entry.power_on_hours = e.power_on_hours;
+  s.newest = std::move(entry);
+  return s;
+}
+
 }  // namespace
 
 std::optional<SmartctlSelfTestState> parse_smartctl_self_test(std::string_view text) {
@@ -109,12 +148,14 @@ std::optional<SmartctlSelfTestState> parse_smartctl_self_test(std::string_view t
   json::value doc = json::parse(text, ec);
   if (ec || !doc.is_object()) return std::nullopt;
   const json::value* data = at(doc, {"ata_smart_data"});
-  if (!data || !data->is_object()) return std::nullopt;
+  if (!data || !data->is_object()) return parse_scsi_self_test(doc);
   SmartctlSelfTestState s;
   const json::value* supported = at(*data, {"capabilities", "self_tests_supported"});
   s.supported = supported && supported->is_bool() && supported->as_bool();
+  if (!s.supported) s.unsupported_why = "the drive does not run SMART self-tests (smartctl: self_tests_supported is false)";
   if (auto m = number(at(*data, {"self_test", "polling_minutes", "short"}))) s.short_min = static_cast<double>(*m);
   if (auto m = number(at(*data, {"self_test", "polling_minutes", "extended"}))) s.extended_min = static_cast<double>(*m);
+  s.short_source = s.extended_source = "ATA recommended polling time";
   if (auto status = number(at(*data, {"self_test", "status", "value"})); status && (*status >> 4) == 0xf) {
     s.running = true;
     // The low nibble counts the remaining work in tenths; smartctl also states it in percent.
@@ -156,6 +197,11 @@ std::optional<SmartctlOutput> smartctl_output(const std::vector<std::string>& ar
     return std::nullopt;  // did not answer in time
   }
   out.exit_status = *code;
+  if (*code >= 128) {
+    boost::system::error_code ec;
+    const json::value doc = json::parse(out.text, ec);
+    out.killed = ec || number(at(doc, {"smartctl", "exit_status"})) != static_cast<uint64_t>(*code);
+  }
   return out;
 }
 
@@ -164,7 +210,7 @@ std::optional<Health> run_smartctl(const std::string& node, std::chrono::millise
   // the extended comprehensive error log, up to 32 of its newest errors (smartctl's default is 8).
   auto out = smartctl_output({"--json=c", "-a", "-l", "xerror,32", "-n", "standby", node}, deadline);
   // Exit status bits 0 and 1: bad command line, or the device could not be opened (smartctl(8)).
-  if (!out || out->exit_status < 0 || out->exit_status >= 128 || (out->exit_status & 0x3)) return std::nullopt;
+  if (!out || out->failed(0x3)) return std::nullopt;
   return parse_smartctl_json(out->text);
 }
 

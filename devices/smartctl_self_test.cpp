@@ -11,21 +11,19 @@ namespace {
 
 // smartctl(8) exit status bits 0 and 1: the command line was bad or the device could not be opened;
 // bit 2: a SMART command to the drive failed.
-bool failed(const SmartctlOutput& out, int bits) { return out.exit_status < 0 || out.exit_status >= 128 || (out.exit_status & bits); }
-
 Result<SmartctlSelfTestState> read_state(const std::string& node) {
   auto out = smartctl_output({"--json=c", "-c", "-l", "selftest", node});
   if (!out) return runtime_error(node, "smartctl is not installed or did not answer in time");
-  if (failed(*out, 0x3)) return runtime_error(node, fmt::format("smartctl could not read the drive's SMART data (exit status {})", out->exit_status));
+  if (out->failed(0x3)) return runtime_error(node, fmt::format("smartctl could not read the drive's SMART data (exit status {})", out->exit_status));
   auto s = parse_smartctl_self_test(out->text);
-  if (!s) return runtime_error(node, "smartctl reports no ATA SMART data");
+  if (!s) return runtime_error(node, "smartctl reports neither ATA SMART data nor a SCSI device");
   return *s;
 }
 
 Status run(const std::string& node, const std::vector<std::string>& args, const char* what) {
   auto out = smartctl_output(args);
   if (!out) return runtime_error(node, fmt::format("smartctl {}: not installed or no answer in time", what));
-  if (failed(*out, 0x7)) return runtime_error(node, fmt::format("smartctl {} failed (exit status {})", what, out->exit_status));
+  if (out->failed(0x7)) return runtime_error(node, fmt::format("smartctl {} failed (exit status {})", what, out->exit_status));
   return ok_status();
 }
 
@@ -39,12 +37,13 @@ SelfTestSupport SmartctlSelfTest::support(SelfTestType type) {
     return s;
   }
   if (!state->supported) {
-    s.why = "not supported: the drive does not run SMART self-tests (smartctl: self_tests_supported is false)";
+    s.why = "not supported: " + state->unsupported_why;
     return s;
   }
   s.supported = true;
-  s.estimate_min = type == SelfTestType::short_test ? state->short_min : state->extended_min;
-  if (s.estimate_min) s.estimate_source = "ATA recommended polling time";
+  const bool short_test = type == SelfTestType::short_test;
+  s.estimate_min = short_test ? state->short_min : state->extended_min;
+  if (s.estimate_min) s.estimate_source = short_test ? state->short_source : state->extended_source;
   return s;
 }
 

@@ -100,6 +100,12 @@ HealthEvidence health_evidence(const json::value& health) {
     for (const auto& p : arr(logs, "problems"))
       if (p.is_string()) e.problems.push_back("SATA/SAS log: " + std::string(p.get_string()));
   }
+  // What the drive recorded during the self-test after the run: its failures are the device's too.
+  const json::value& across = obj(health, "across_self_test");
+  for (const auto& [key, label] : {std::pair{"error_log", "error log"}, {"smart_counters", "SMART counters"}, {"sata_sas_logs", "SATA/SAS log"}})
+    for (const char* list : {"problems", "inconclusive"})
+      for (const auto& p : arr(obj(across, key), list))
+        if (p.is_string()) e.problems.push_back(fmt::format("{} during the self-test after the run: {}", label, std::string_view(p.get_string())));
   const json::value& wa = obj(health, "write_amplification");
   if (is_num(wa, "factor")) e.write_amplification = fmt::format("{:.2f}", num(wa, "factor"));
   else if (!str(wa, "words").empty()) e.write_amplification = flag(wa, "available") ? "no host writes" : "no OCP log";

@@ -14,16 +14,24 @@ namespace diskvet::runner {
 
 using namespace rj;
 
-EvidenceLines smart_counter_lines(const boost::json::value& review) {
+EvidenceLines error_log_lines(const boost::json::value& review) {
+  EvidenceLines out;
+  for (const char* kind : {"problems", "notes"})
+    for (const auto& p : arr(review, kind))
+      if (p.is_string()) out.emplace_back(std::string_view(kind) == "notes" ? "error log (not a failure)" : "error log", std::string(p.get_string()));
+  return out;
+}
+
+EvidenceLines smart_counter_lines(const boost::json::value& review, std::string_view when) {
   EvidenceLines out;
   for (const auto& f : arr(review, "findings"))
     out.emplace_back(flag(f, "fails") ? "SMART counter" : "SMART counter (INCONCLUSIVE)", str(f, "words"));
   if (out.empty() && bytes(review, "compared"))
-    out.emplace_back("SMART counters", fmt::format("{} compared before and after the run, none grew", bytes(review, "compared")));
+    out.emplace_back("SMART counters", fmt::format("{} compared before and after {}, none grew", bytes(review, "compared"), when));
   return out;
 }
 
-EvidenceLines smart_log_lines(const boost::json::value& review) {
+EvidenceLines smart_log_lines(const boost::json::value& review, std::string_view when) {
   EvidenceLines out;
   for (const auto& p : arr(review, "problems"))
     if (p.is_string()) out.emplace_back("SATA/SAS log", std::string(p.get_string()));
@@ -33,9 +41,19 @@ EvidenceLines smart_log_lines(const boost::json::value& review) {
   std::vector<std::string> read;
   if (!str(review, "error_log").empty())
     read.push_back(fmt::format("ATA {} error log: no new errors ({} in the drive's life)", str(review, "error_log"), bytes(review, "errors_after")));
-  if (is_num(review, "new_self_tests")) read.emplace_back("ATA self-test log: no new entries");
+  if (is_num(review, "new_self_tests"))
+    read.push_back(fmt::format("{} self-test log: no new entries", str(review, "self_test_log").empty() ? "ATA" : str(review, "self_test_log")));
   if (flag(review, "scsi_counters")) read.emplace_back("SCSI error counter log: no errors corrected or uncorrected");
-  if (!read.empty()) out.emplace_back("SATA/SAS logs", fmt::format("{} during the run", fmt::join(read, "; ")));
+  if (!read.empty()) out.emplace_back("SATA/SAS logs", fmt::format("{} during {}", fmt::join(read, "; "), when));
+  return out;
+}
+
+EvidenceLines across_self_test_lines(const boost::json::value& across) {
+  constexpr std::string_view kWhen = "the self-test after the run";
+  EvidenceLines out;
+  for (const EvidenceLines& part : {error_log_lines(obj(across, "error_log")), smart_counter_lines(obj(across, "smart_counters"), kWhen),
+                                    smart_log_lines(obj(across, "sata_sas_logs"), kWhen)})
+    for (const auto& [label, line] : part) out.emplace_back(label + ", self-test after the run", line);
   return out;
 }
 

@@ -5,6 +5,7 @@
 #include <boost/json.hpp>
 
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -12,12 +13,18 @@ namespace diskvet::runner {
 
 using EvidenceLines = std::vector<std::pair<std::string, std::string>>;
 
+// `health.error_log` (NVMe): each problem ("error log") and note ("error log (not a failure)").
+EvidenceLines error_log_lines(const boost::json::value& review);
 // `health.smart_counters`: each counter that grew ("SMART counter", or "SMART counter
-// (INCONCLUSIVE)" for a link fault), else how many were compared; nothing without counters.
-EvidenceLines smart_counter_lines(const boost::json::value& review);
+// (INCONCLUSIVE)" for a link fault), else how many were compared across `when`; nothing without
+// counters.
+EvidenceLines smart_counter_lines(const boost::json::value& review, std::string_view when = "the run");
 // `health.sata_sas_logs`: each problem ("SATA/SAS log") and note ("SATA/SAS log (not a failure)"),
-// else one line saying which logs were read and that the run added nothing to them.
-EvidenceLines smart_log_lines(const boost::json::value& review);
+// else one line saying which logs were read and that `when` added nothing to them.
+EvidenceLines smart_log_lines(const boost::json::value& review, std::string_view when = "the run");
+// `health.across_self_test`: the three above for what the drive recorded during the self-test after
+// the run, each label ending in ", self-test after the run"; nothing when there was none.
+EvidenceLines across_self_test_lines(const boost::json::value& across);
 // `health.write_amplification`: its words ("write amplification"); nothing for a drive without NVMe
 // Data Units Written.
 EvidenceLines write_amplification_lines(const boost::json::value& wa);

@@ -220,13 +220,12 @@ std::string device_card_html(const json::value& dev) {
     row("writes counted", (flag(wa, "fails") ? "DISAGREE: " : "") + str(wa, "words"));
     if (!str(wa, "other_writer").empty()) row("another writer", str(wa, "other_writer"));
   }
-  for (const char* kind : {"problems", "notes"})
-    for (const auto& p : arr(obj(health, "error_log"), kind))
-      if (p.is_string()) row(std::string_view(kind) == "notes" ? "error log (not a failure)" : "error log", std::string(p.get_string()));
+  for (const auto& [label, line] : error_log_lines(obj(health, "error_log"))) row(label, line);
   for (const auto& [label, line] : smart_counter_lines(obj(health, "smart_counters"))) row(label, line);
   for (const auto& [label, line] : smart_log_lines(obj(health, "sata_sas_logs"))) row(label, line);
   for (const auto& [label, line] : write_amplification_lines(obj(health, "write_amplification"))) row(label, line);
   for (const auto& [label, line] : self_test_lines(obj(dev, "self_test"))) row(label, line);
+  for (const auto& [label, line] : across_self_test_lines(obj(health, "across_self_test"))) row(label, line);
   h += "</dl><ul>";
   size_t shown = 0, passed = 0;
   for (const auto* v : verdicts_worst_first(dev)) {

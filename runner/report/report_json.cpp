@@ -223,6 +223,13 @@ json::object device_json(const DeviceResult& d) {
                              {"write_amplification", d.write_amplification ? json::value_from(*d.write_amplification) : json::value(nullptr)}};
   auto self_test = [](const std::optional<devices::SelfTestOutcome>& st) { return st ? json::value_from(*st) : json::value(nullptr); };
   o["self_test"] = json::object{{"before", self_test(d.self_test_before)}, {"after", self_test(d.self_test_after)}};
+  if (d.across_self_test) {
+    const DeviceResult::AcrossSelfTest& a = *d.across_self_test;
+    o["health"].as_object()["across_self_test"] =
+        json::object{{"error_log", a.error_log ? json::value_from(*a.error_log) : json::value(nullptr)},
+                     {"smart_counters", a.smart_counters ? json::value_from(*a.smart_counters) : json::value(nullptr)},
+                     {"sata_sas_logs", a.smart_logs ? json::value_from(*a.smart_logs) : json::value(nullptr)}};
+  }
   o["purge"] = json::object{{"requested", d.purge.requested}, {"method", d.purge.method}, {"detail", d.purge.detail},
                             {"duration_s", d.purge.duration_s}, {"failed", d.purge.failed}};
   if (d.capacity_probe) o["capacity_probe"] = address_probe_json(*d.capacity_probe);

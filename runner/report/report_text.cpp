@@ -172,13 +172,12 @@ std::string render_report_text(const json::object& r) {
       out += fmt::format("  writes counted: {}{}\n", flag(wa, "fails") ? "DISAGREE: " : "", str(wa, "words"));
       if (!str(wa, "other_writer").empty()) out += fmt::format("  another writer: {}\n", str(wa, "other_writer"));
     }
-    for (const char* kind : {"problems", "notes"})
-      for (const auto& p : arr(obj(health, "error_log"), kind))
-        if (p.is_string()) out += fmt::format("  error log{}: {}\n", std::string_view(kind) == "notes" ? " (not a failure)" : "", std::string_view(p.get_string()));
+    for (const auto& [label, line] : error_log_lines(obj(health, "error_log"))) out += fmt::format("  {}: {}\n", label, line);
     for (const auto& [label, line] : smart_counter_lines(obj(health, "smart_counters"))) out += fmt::format("  {}: {}\n", label, line);
     for (const auto& [label, line] : smart_log_lines(obj(health, "sata_sas_logs"))) out += fmt::format("  {}: {}\n", label, line);
     for (const auto& [label, line] : write_amplification_lines(obj(health, "write_amplification"))) out += fmt::format("  {}: {}\n", label, line);
     for (const auto& [label, line] : self_test_lines(obj(dev, "self_test"))) out += fmt::format("  {}: {}\n", label, line);
+    for (const auto& [label, line] : across_self_test_lines(obj(health, "across_self_test"))) out += fmt::format("  {}: {}\n", label, line);
     const json::value& purge = obj(dev, "purge");
     if (flag(purge, "requested")) {
       const double took_s = num(purge, "duration_s");

@@ -168,6 +168,15 @@ struct DeviceResult {
   std::optional<devices::WriteAmplification> write_amplification;
   // The drive's own self-tests around the run (suite "self_test"), when the suite asked for them.
   std::optional<devices::SelfTestOutcome> self_test_before, self_test_after;
+  // What the drive recorded during the self-test after the run (an extended test reads every
+  // sector): from the snapshot after the run to one after the test, judged as the run's are. The
+  // self-test logs are left out: the test's own result is judged by the self-test step.
+  struct AcrossSelfTest {
+    std::optional<devices::ErrorLogReview> error_log;
+    std::optional<devices::SmartCounterReview> smart_counters;
+    std::optional<devices::SmartLogReview> smart_logs;
+  };
+  std::optional<AcrossSelfTest> across_self_test;
   PurgeRecord purge;
   PreconditionRecord precondition;
   ProbeRecord probe;

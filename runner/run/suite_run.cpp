@@ -10,7 +10,9 @@
 #include <utility>
 
 #include "devices/health.hpp"
+#include "devices/nvme_error_log.hpp"
 #include "devices/smart_counters.hpp"
+#include "devices/smart_logs.hpp"
 #include "runner/io/seed.hpp"
 #include "runner/run/outliers.hpp"
 #include "runner/run/self_test_step.hpp"
@@ -48,13 +50,20 @@ std::string utc_now_iso8601() {
 namespace {
 
 // The drive's health across the self-test after the run: an extended test reads every sector, and
-// what it finds (new media errors, reallocated or pending sectors) shows only in a snapshot taken
-// after it; the run's own "after" snapshot was taken before it. Growth there fails the device as
-// growth during the run does (an interface CRC count makes it INCONCLUSIVE).
+// what it finds (new media errors, reallocated or pending sectors, entries in the error logs) shows
+// only in a snapshot taken after it; the run's own "after" snapshot was taken before it. Growth
+// there fails the device as growth during the run does (an interface CRC count makes it
+// INCONCLUSIVE). The self-test logs are not reviewed here: the test's own result is already judged.
 void judge_health_across_self_test(DeviceResult& d, const RunHooks& hooks) {
   if (!hooks.read_health || !d.health_after) return;
-  const std::optional<devices::Health> later = hooks.read_health(d.device);
+  std::optional<devices::Health> later = hooks.read_health(d.device);
   if (!later) return;
+  auto without_self_test_logs = [](devices::Health h) {
+    h.ata_self_test_log.reset();
+    h.scsi_self_test_log.reset();
+    return h;
+  };
+  const devices::Health from = without_self_test_logs(*d.health_after), to = without_self_test_logs(*later);
   DeviceFacts f;
   // The findings' words say "during the run"; these happened during the test after it.
   auto during = [](std::string p) {
@@ -62,14 +71,23 @@ void judge_health_across_self_test(DeviceResult& d, const RunHooks& hooks) {
     const size_t at = p.find(kRun);
     return at == std::string::npos ? p + " (during the self-test after the run)" : p.replace(at, kRun.size(), "during the self-test after the run");
   };
-  for (const auto& p : devices::health_delta(*d.health_after, *later).problems) f.health_problems.push_back(during(p));
-  if (auto counters = devices::review_smart_counters(*d.health_after, *later)) {
-    for (const auto& p : counters->problems) f.health_problems.push_back(during(p));
-    for (const auto& p : counters->inconclusive) {
+  for (const auto& p : devices::health_delta(from, to).problems) f.health_problems.push_back(during(p));
+  DeviceResult::AcrossSelfTest across;
+  across.smart_counters = devices::review_smart_counters(from, to);
+  if (across.smart_counters) {
+    for (const auto& p : across.smart_counters->problems) f.health_problems.push_back(during(p));
+    for (const auto& p : across.smart_counters->inconclusive) {
       f.required_missing = true;
       f.required_missing_reason += (f.required_missing_reason.empty() ? "" : "; ") + during(p);
     }
   }
+  across.error_log = devices::review_error_log(from, to);
+  if (across.error_log)
+    for (const auto& p : across.error_log->problems) f.health_problems.push_back(during("error log: " + p));
+  across.smart_logs = devices::review_smart_logs(from, to);
+  if (across.smart_logs)
+    for (const auto& p : across.smart_logs->problems) f.health_problems.push_back(during(p));
+  d.across_self_test = std::move(across);
   if (f.health_problems.empty() && !f.required_missing) return;
   f.unhealthy = !f.health_problems.empty();
   d.facts.health_problems.insert(d.facts.health_problems.end(), f.health_problems.begin(), f.health_problems.end());

@@ -177,3 +177,19 @@ TEST(Smartctl, AnAnsweringSmartctlIsParsed) {
   ASSERT_TRUE(h->temperature_c.has_value());
   EXPECT_DOUBLE_EQ(*h->temperature_c, 41);
 }
+
+// smartctl's exit status is a bit mask: bits 6 and 7 say the drive's error and self-test logs hold
+// errors, so a drive that once failed a self-test answers with 192. That is an answer, read as one;
+// a smartctl ended by a signal (128 + N with no JSON repeating it) is not.
+TEST(Smartctl, ADriveWhoseLogsHoldErrorsIsReadThoughSmartctlExitsAbove128) {
+  FakeSmartctl fake(R"sh(echo '{"smartctl":{"exit_status":192},"smart_status":{"passed":true},"temperature":{"current":38}}'; exit 192)sh");
+  auto h = diskvet::devices::run_smartctl("/dev/sdq", std::chrono::milliseconds(10000));
+  ASSERT_TRUE(h.has_value()) << "a drive whose logs hold errors was taken for a smartctl that crashed";
+  ASSERT_TRUE(h->temperature_c.has_value());
+  EXPECT_DOUBLE_EQ(*h->temperature_c, 38);
+}
+
+TEST(Smartctl, ASmartctlEndedByASignalIsNotAnAnswer) {
+  FakeSmartctl fake(R"sh(echo '{"smartctl":{"argv":["smartctl"]},"temperature":{"current":38}'; kill -SEGV $$)sh");
+  EXPECT_FALSE(diskvet::devices::run_smartctl("/dev/sdq", std::chrono::milliseconds(10000)).has_value());
+}

@@ -9,6 +9,7 @@
 #include "runner/report/report_html.hpp"
 #include "runner/report/report_text.hpp"
 #include "tests/support/null_run_report.hpp"
+#include "tests/support/smartctl_fixture.hpp"
 
 namespace diskvet {
 namespace {
@@ -160,6 +161,32 @@ TEST(SelfTestRun, CountersThatGrowDuringTheSelfTestAfterTheRunFailTheDevice) {
   same.self_test = drive_answering(SelfTestResult::passed, "Completed without error");
   same.health_before = same.health_after = same.health_after_self_test = sata_with_reallocated(0);
   EXPECT_EQ(device(testing::null_run_report({same}, kSelfTestSuite, nullptr)).at("verdict").as_string(), "NOT-JUDGED");
+}
+
+// The same drive's error log across the test: a read the extended test could not complete (UNC)
+// shows only in the snapshot after it. It FAILs the device in the drive's words; the self-test log's
+// new entry is the test's own and is judged by its result, not a second time here.
+TEST(SelfTestRun, ErrorsTheDriveLoggedDuringTheSelfTestAfterTheRunFailTheDevice) {
+  testing::NullDrive d{.serial = "SN-ST-UNC"};
+  d.self_test = drive_answering(SelfTestResult::passed, "Completed without error");
+  d.health_before = d.health_after = testing::smartctl_fixture("ata-xerror-before.json");
+  d.health_after_self_test = testing::smartctl_fixture("ata-xerror-after.json");
+  json::object report = testing::null_run_report({d}, kSelfTestSuite, nullptr);
+  const json::object& dev = device(report);
+  EXPECT_EQ(dev.at("verdict").as_string(), "FAIL") << reasons(dev);
+  EXPECT_NE(reasons(dev).find("READ FPDMA QUEUED: Error: UNC at LBA = 0x0012d687 = 1234567"), std::string::npos) << reasons(dev);
+  EXPECT_NE(reasons(dev).find("(during the self-test after the run)"), std::string::npos) << reasons(dev);
+  const json::object& across = dev.at("health").at("across_self_test").as_object();
+  const json::object& logs = across.at("sata_sas_logs").as_object();
+  EXPECT_EQ(logs.at("new_errors").to_number<int>(), 3);
+  EXPECT_FALSE(logs.contains("new_self_tests"));  // the test's own entry is left out
+  for (const auto& f : logs.at("findings").as_array()) EXPECT_NE(f.at("log").as_string(), "ATA self-test log");
+  const std::string text = runner::render_report_text(report);
+  EXPECT_NE(text.find("SATA/SAS log, self-test after the run: ATA error 3"), std::string::npos) << text;
+  EXPECT_NE(text.find("SATA/SAS log (not a failure), self-test after the run: ATA error 4"), std::string::npos) << text;
+  EXPECT_NE(runner::render_report_html(report, true).find("SATA/SAS log, self-test after the run"), std::string::npos);
+  // The run's own review saw nothing: both of its snapshots were taken before the test.
+  EXPECT_TRUE(dev.at("health").at("sata_sas_logs").at("findings").as_array().empty());
 }
 
 }  // namespace

@@ -181,5 +181,51 @@ TEST(SmartLogs, NewSelfTestsAreThoseAboveTheEntriesTheLogHeldBeforeTheRun) {
   EXPECT_EQ(r->notes.size(), 1u);
 }
 
+TEST(SmartLogs, ASasSelfTestTheRunAddedIsJudgedAndAFailedSegmentFails) {
+  const Health before = smartctl_fixture("sas-selftest-health-before.json");
+  const Health after = smartctl_fixture("sas-selftest-health-after.json");
+  ASSERT_TRUE(before.scsi_self_test_log);
+  EXPECT_EQ(before.scsi_self_test_log->size(), 2u);
+  const auto r = review_smart_logs(before, after);
+  ASSERT_TRUE(r);
+  EXPECT_EQ(r->new_self_tests, 1u);
+  ASSERT_EQ(r->findings.size(), 1u);
+  EXPECT_EQ(r->findings[0].log, "SCSI self-test log");
+  EXPECT_TRUE(r->findings[0].fails);
+  EXPECT_EQ(r->findings[0].lba, 123456789u);
+  ASSERT_EQ(r->problems.size(), 1u) << joined(r->problems);
+  EXPECT_NE(r->problems[0].find("Background long: Failed in segment (result 7h), segment 3"), std::string::npos) << r->problems[0];
+  // Nothing new: nothing judged.
+  const auto same = review_smart_logs(after, after);
+  ASSERT_TRUE(same);
+  EXPECT_EQ(same->new_self_tests, 0u);
+  EXPECT_TRUE(same->findings.empty());
+}
+
+TEST(SmartLogs, AnEmptySasSelfTestLogIsReadOnlyWhenSmartctlReportsNoFailedCommand) {
+  EXPECT_TRUE(smartctl_fixture("sas-before.json").scsi_self_test_log);  // exit status 0, no entries: an empty log
+  const auto unread = parse_smart_logs(testing::smartctl_fixture_text("sas-selftest-unsupported.json"));  // exit status 4
+  ASSERT_TRUE(unread);
+  EXPECT_FALSE(unread->scsi_self_test_log);
+  EXPECT_FALSE(smartctl_fixture("ata-before.json").scsi_self_test_log);  // not a SCSI device
+  // The first test on an empty log is the run's.
+  const auto r = review_smart_logs(smartctl_fixture("sas-before.json"), smartctl_fixture("sas-selftest-health-after.json"));
+  ASSERT_TRUE(r);
+  EXPECT_EQ(r->new_self_tests, 3u);
+}
+
+TEST(SmartLogs, SasSelfTestResultsAreJudgedAsSpc4WordsThem) {
+  for (uint8_t result : {0x0, 0x1, 0x2, 0xf}) {
+    ScsiSelfTestLogEntry e;
+    e.result = result;
+    EXPECT_FALSE(judge_scsi_self_test(e).fails) << int(result);
+  }
+  for (uint8_t result : {0x3, 0x4, 0x5, 0x6, 0x7, 0x8, 0xe}) {
+    ScsiSelfTestLogEntry e;
+    e.result = result;
+    EXPECT_TRUE(judge_scsi_self_test(e).fails) << int(result);
+  }
+}
+
 }  // namespace
 }  // namespace diskvet::devices
