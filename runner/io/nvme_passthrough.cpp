@@ -14,6 +14,9 @@
 #include <fstream>
 #include <optional>
 
+#include "runner/io/passthrough_size.hpp"
+#include "runner/io/target.hpp"
+
 namespace diskvet::runner {
 
 namespace fs = std::filesystem;
@@ -134,6 +137,13 @@ uint64_t max_passthrough_bytes(dev_t block_rdev, uint32_t lba_bytes, const Syste
   uint64_t kb = 0;
   if (!(in >> kb) || kb == 0) return 0;
   return std::min<uint64_t>(kb * 1024, uint64_t{65536} * lba_bytes);
+}
+
+Status check_passthrough_size(uint32_t bs_bytes, const TargetInfo& t) {
+  if (const uint64_t most = max_passthrough_bytes(t.rdev, t.logical_block_size); most && bs_bytes > most)
+    return usage_error("--bs", fmt::format("{} bytes is more than one NVMe command on {} may carry ({} bytes)", bs_bytes, t.passthrough_path, most),
+                       fmt::format("use --bs {} or less", most));
+  return ok_status();
 }
 
 }  // namespace diskvet::runner

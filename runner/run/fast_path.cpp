@@ -9,6 +9,7 @@
 
 #include "runner/io/engine.hpp"
 #include "runner/io/nvme_passthrough.hpp"
+#include "runner/io/passthrough_size.hpp"
 #include "runner/io/poll_queues.hpp"
 
 namespace diskvet::runner {
@@ -73,8 +74,7 @@ Workload apply_fast_path(const Workload& w, const FastPath& fp, const TargetInfo
       c.hipri = true;
       c.spin_us = 0;
     }
-    if (passthrough)
-      if (const uint64_t most = max_passthrough_bytes(info.rdev, info.logical_block_size); most && c.bs_bytes > most) return std::nullopt;
+    if (passthrough && !check_passthrough_size(c.bs_bytes, info)) return std::nullopt;
     if (!validate(c, info.size_bytes, info.logical_block_size)) return std::nullopt;
     return c;
   };
