@@ -19,6 +19,7 @@
 #include "runner/io/backend_uring_cmd.hpp"
 #include "runner/io/interval_latency.hpp"
 #include "runner/io/iolog.hpp"
+#include "runner/io/passthrough_size.hpp"
 #include "runner/io/poll_queues.hpp"
 #include "runner/io/seed.hpp"
 
@@ -204,9 +205,7 @@ Status check_passthrough(const Workload& w, const Target& target) {
   const TargetInfo& t = target.info();
   if (t.passthrough_path.empty())
     return usage_error(t.path, "has no NVMe generic char device attached for --engine io_uring_cmd", "use --engine io_uring");
-  if (const uint64_t most = max_passthrough_bytes(t.rdev, t.logical_block_size); most && w.bs_bytes > most)
-    return usage_error("--bs", fmt::format("{} bytes is more than one NVMe command on {} may carry ({} bytes)", w.bs_bytes, t.passthrough_path, most),
-                       fmt::format("use --bs {} or less", most));
+  if (auto fits = check_passthrough_size(w.bs_bytes, t); !fits) return fits;
   auto fd = target.reopen_passthrough();
   if (!fd) return fd.error();
   const auto timeout_ns = static_cast<uint64_t>(w.io_timeout_s * 1e9);
@@ -251,30 +250,34 @@ bool read_slot(const SlotWatch& s, uint64_t& submit_ns, uint64_t& offset_and_dir
 }
 
 // The I/Os the jobs have out now, read from the watchdog's slot stamps: how many (Little's law
-// from what the device holds) and how long the oldest has been out (0: none).
+// from what the device holds) and how long the oldest has been out (0: none), counted from
+// `aged_from` for one submitted before it (the end of a pause of diskvet's own: see kSamplerPauseNs).
 struct OutNow {
   uint64_t count = 0;
   uint64_t oldest_ns = 0;
 };
-OutNow out_now(const std::vector<std::unique_ptr<JobSlot>>& jobs, uint64_t now) {
+OutNow out_now(const std::vector<std::unique_ptr<JobSlot>>& jobs, uint64_t now, uint64_t aged_from) {
   OutNow o;
   for (const auto& j : jobs)
     for (uint32_t i = 0; i < j->plan.depth; ++i) {
       uint64_t submit = j->watch[i].submit_ns.load(std::memory_order_relaxed);
       if (!submit) continue;
       ++o.count;
-      if (now > submit) o.oldest_ns = std::max(o.oldest_ns, now - submit);
+      const uint64_t from = std::max(submit, aged_from);
+      if (now > from) o.oldest_ns = std::max(o.oldest_ns, now - from);
     }
   return o;
 }
 
-// The I/Os out longer than timeout_ns now, oldest first, as stalls that have not completed.
-std::vector<Stall> overdue(const std::vector<std::unique_ptr<JobSlot>>& jobs, uint64_t now, uint64_t timeout_ns, uint64_t start_ns) {
+// The I/Os out longer than timeout_ns now (aged as out_now does), oldest first, as stalls that have
+// not completed; each with the whole time it has been out.
+std::vector<Stall> overdue(const std::vector<std::unique_ptr<JobSlot>>& jobs, uint64_t now, uint64_t aged_from, uint64_t timeout_ns,
+                           uint64_t start_ns) {
   std::vector<Stall> out;
   for (const auto& j : jobs)
     for (uint32_t i = 0; i < j->plan.depth; ++i) {
       uint64_t submit = 0, where = 0;
-      if (!read_slot(j->watch[i], submit, where) || now <= submit || now - submit <= timeout_ns) continue;
+      if (!read_slot(j->watch[i], submit, where) || now <= std::max(submit, aged_from) || now - std::max(submit, aged_from) <= timeout_ns) continue;
       out.push_back({(where & 1) ? Direction::write : Direction::read, where & ~uint64_t{1},
                      submit > start_ns ? static_cast<double>(submit - start_ns) / 1e9 : 0, static_cast<double>(now - submit) / 1e9, false});
     }
@@ -355,7 +358,8 @@ Result<Measurement> run_workload(const Workload& asked, const Target& target, Ru
   // Sampler and watchdog: one interval sample per interval_s of the measured window.
   Measurement m;
   m.workload = w;
-  SystemClock clock;
+  SystemClock system_clock;
+  Clock& clock = control.sampler_clock ? *control.sampler_clock : system_clock;
   const uint64_t interval_ns = static_cast<uint64_t>(w.interval_s * 1e9);
   IntervalSample prev{};
   uint64_t prev_t = tl.ramp_end_ns;
@@ -385,24 +389,40 @@ Result<Measurement> run_workload(const Workload& asked, const Target& target, Ru
   const uint64_t timeout_ns = static_cast<uint64_t>(w.io_timeout_s * 1e9);
   const uint64_t deadline_ns = timeout_ns + static_cast<uint64_t>(w.io_grace_s * 1e9);
   uint64_t abandoned_at = 0;
+  uint64_t last_look = clock.now_ns();
+  uint64_t paused_until = 0;  // the end of diskvet's latest pause: I/Os out across it are aged from here
   while (!all_done(jobs)) {
     // Wake at the next interval boundary, but look at the stop flags and the in-flight I/Os every
     // kEnginePollNs; once stopping, far more often, so the run ends as soon as the jobs have left.
-    uint64_t soon = now_ns() + (stop.load(std::memory_order_relaxed) ? kEnginePollNs / 10 : kEnginePollNs);
-    uint64_t wake = std::min<uint64_t>({next_t, tl.end_ns > now_ns() ? tl.end_ns : soon, soon,
+    const uint64_t before = clock.now_ns();
+    uint64_t soon = before + (stop.load(std::memory_order_relaxed) ? kEnginePollNs / 10 : kEnginePollNs);
+    // Past the window's last sample (a sampler that was late for it) the next boundary is stale: a
+    // wake at it would not sleep at all, and the sampler would spin until the jobs have drained.
+    const bool sampled_all = before > tl.end_ns + interval_ns / 2;
+    uint64_t wake = std::min<uint64_t>({sampled_all ? soon : next_t, tl.end_ns > before ? tl.end_ns : soon, soon,
                                         ramp_next_t == tl.ramp_end_ns ? ramp_next_t + kEnginePollNs / 4 : ramp_next_t});
     clock.sleep_until_ns(wake);
     if ((caller_stop.load(std::memory_order_relaxed) || interrupt.load(std::memory_order_relaxed)) && !stop.load()) {
       stop.store(true);
       interrupted = true;
     }
-    uint64_t t = now_ns();
-    const OutNow out = out_now(jobs, t);
+    uint64_t t = clock.now_ns();
+    // Late for a time that had not passed when it went to sleep: late by what it slept through.
+    if (const uint64_t due = std::max(wake, before); t > due && t - due >= kSamplerPauseNs && !abandoned_at) {
+      // diskvet itself was not running (stopped, its VM paused, starved): nothing seen on this look
+      // is the device's doing. The pause is recorded from the last look, and the I/Os out across it
+      // get a whole deadline from its end before the watchdog judges them.
+      m.pauses.push_back({last_look > tl.start_ns ? static_cast<double>(last_look - tl.start_ns) / 1e9 : 0, static_cast<double>(t - last_look) / 1e9});
+      paused_until = last_look = t;
+      continue;
+    }
+    last_look = t;
+    const OutNow out = out_now(jobs, t, paused_until);
     if (abandoned_at == 0 && out.oldest_ns > deadline_ns) {
       // The watchdog's hard deadline: the I/Os past io_timeout are recorded as they stand, and every
       // job is told to leave, woken from its wait (io_uring_enter returns EINTR on the signal).
       abandoned_at = t;
-      m.stalls = overdue(jobs, t, timeout_ns, tl.start_ns);
+      m.stalls = overdue(jobs, t, paused_until, timeout_ns, tl.start_ns);
       m.stall_count = m.stalls.size();
       m.abandoned = true;
       stop.store(true);
@@ -465,7 +485,7 @@ Result<Measurement> run_workload(const Workload& asked, const Target& target, Ru
   }
 
   // A run that ended inside its ramp (stopped, or every job done) keeps the ramp it ran.
-  if (keep_ramp && ramp_next_t != UINT64_MAX && !abandoned_at) ramp_sample(now_ns());
+  if (keep_ramp && ramp_next_t != UINT64_MAX && !abandoned_at) ramp_sample(clock.now_ns());
   // The final, usually partial, interval up to the end of the window.
   uint64_t last_finish = tl.ramp_end_ns;
   bool limited = true;
@@ -492,9 +512,11 @@ Result<Measurement> run_workload(const Workload& asked, const Target& target, Ru
     if (!joined[i]) continue;  // still out on the device: its counts stay with it
     const JobResult& r = jobs[i]->result;
     if (!m.abandoned) {
-      // Stalls the jobs saw complete (an abandoned run keeps the watchdog's list of those still out).
-      m.stall_count += r.stall_count;
-      for (const auto& st : r.stalls)
+      // Stalls the jobs saw complete (an abandoned run keeps the watchdog's list of those still out),
+      // less those a pause of diskvet's own explains. Past the job's records the count stands.
+      std::vector<Stall> seen = r.stalls;
+      m.stall_count += r.stall_count - excuse_paused_stalls(seen, m.pauses, w.io_timeout_s);
+      for (const auto& st : seen)
         if (m.stalls.size() < kMaxRecordedStalls) m.stalls.push_back(st);
     }
     for (size_t d = 0; d < kDirections; ++d) m.dir[d].merge(r.dir[d]);

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "common/error.hpp"
+#include "runner/io/clock.hpp"
 #include "runner/io/interval_latency.hpp"
 #include "runner/io/iolog.hpp"
 #include "runner/io/job_loop.hpp"
@@ -44,11 +45,18 @@ struct RunControl {
   // rule: looked at as often as `stop`, and a run it ends is marked interrupted.
   const std::atomic<bool>* interrupt = nullptr;
   IntervalLatencyObserver* latency_observer = nullptr;
+  // The sampler's and watchdog's clock (nullptr: the system's): tests give it synthetic time. The
+  // jobs keep the monotonic clock; a test clock must run on it (an offset from it, not its own epoch).
+  Clock* sampler_clock = nullptr;
 };
 
 // How often the engine's sampler looks at the stop flags and the I/Os in flight: a signal ends a
 // run within this plus the time the I/Os already out take to complete (DESIGN.md: 100 ms).
 inline constexpr uint64_t kEnginePollNs = 20'000'000;
+// A sampler that wakes this much later than it slept to was not running (Pause): the watchdog makes
+// no judgement on that look, and the I/Os out across it get a whole deadline from its end. Far above
+// what a busy host delays a 20 ms sleep by, far below any io_timeout a drive is judged on.
+inline constexpr uint64_t kSamplerPauseNs = 5'000'000'000;
 
 // Splits a validated workload into per-job plans: random jobs share the region, sequential and
 // verifying jobs get consecutive shares of it (job_share); an io limit is dealt out so the jobs'

@@ -91,7 +91,7 @@ struct JobResult {
   int cpu = -1;  // where the job thread was when it finished (sched_getcpu)
   bool io_limit_reached = false;
   VerifySummary verify;
-  std::vector<Stall> stalls;  // the first few I/Os that completed later than io_timeout
+  std::vector<Stall> stalls;  // the first kMaxJobStallRecords I/Os that completed later than io_timeout
   uint64_t stall_count = 0;
   bool abandoned = false;     // left with I/Os still out (the engine's hard deadline)
 };
@@ -124,7 +124,7 @@ void run_job(B& backend, const JobPlan& plan, const Timeline& tl, const std::ato
   std::vector<uint32_t> staged_slots(depth);  // staged since the last submit, stamped just before it
   uint32_t staged = 0;
   out.first_errors.reserve(kMaxRecordedErrors);
-  out.stalls.reserve(kMaxRecordedStalls);
+  out.stalls.reserve(kMaxJobStallRecords);
   SlotWatch* const watch = live.watch;
 
   Rng rng(plan.seed);
@@ -275,7 +275,7 @@ void run_job(B& backend, const JobPlan& plan, const Timeline& tl, const std::ato
       if (watch) watch[c.slot].submit_ns.store(0, std::memory_order_relaxed);
       if (t - sl.submit_ns > plan.io_timeout_ns) [[unlikely]] {
         ++out.stall_count;
-        if (out.stalls.size() < kMaxRecordedStalls)
+        if (out.stalls.size() < kMaxJobStallRecords)
           out.stalls.push_back({sl.dir, sl.offset, static_cast<double>(sl.submit_ns - tl.start_ns) / 1e9,
                                 static_cast<double>(t - sl.submit_ns) / 1e9, true});
       }

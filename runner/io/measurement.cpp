@@ -85,4 +85,16 @@ double Measurement::mean_outstanding() const {
   return sum;
 }
 
+size_t excuse_paused_stalls(std::vector<Stall>& stalls, const std::vector<Pause>& pauses, double timeout_s) {
+  if (pauses.empty()) return 0;
+  const auto explained = [&](const Stall& st) {
+    const double from = st.submit_s, to = st.submit_s + st.out_s;
+    double paused = 0;
+    for (const Pause& p : pauses) paused += std::max(0.0, std::min(to, p.at_s + p.dur_s) - std::max(from, p.at_s));
+    return st.out_s - paused <= timeout_s;
+  };
+  const auto removed = std::erase_if(stalls, explained);
+  return static_cast<size_t>(removed);
+}
+
 }  // namespace diskvet::runner

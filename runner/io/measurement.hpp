@@ -105,6 +105,21 @@ struct Stall {
   bool completed = true;    // false: still out when its job was abandoned
 };
 inline constexpr size_t kMaxRecordedStalls = 8;
+// What each job keeps of the stalls it saw complete, so that those a pause of diskvet itself
+// explains can be told apart once the run is over (excuse_paused_stalls); the run keeps the first
+// kMaxRecordedStalls of the rest.
+inline constexpr size_t kMaxJobStallRecords = 256;
+
+// A time diskvet itself did not run: its sampler woke far past the time it slept to (the process
+// was stopped by SIGSTOP or Ctrl-Z, its VM paused, or the host starved it). I/Os out across it are
+// not the device's stalls, and their latencies hold the pause.
+struct Pause {
+  double at_s = 0;   // from the workload's start (ramp included), as a Stall's submit_s
+  double dur_s = 0;
+};
+// The stalls of `stalls` that a pause explains, removed: an I/O whose time out, less the part of it
+// diskvet was paused, is within timeout_s. Returns how many were removed.
+size_t excuse_paused_stalls(std::vector<Stall>& stalls, const std::vector<Pause>& pauses, double timeout_s);
 // How many I/O errors a job, a merge of jobs and a merge of rounds keep, first come first kept.
 inline constexpr size_t kMaxRecordedErrors = 8;
 
@@ -143,6 +158,8 @@ struct Measurement {
   // An I/O stayed out past io_timeout_s + io_grace_s: the jobs holding one were left behind (their
   // counts are missing here) and the device's run must not go on.
   bool abandoned = false;
+  // Times diskvet itself did not run (see Pause): the run's numbers are not the device's alone.
+  std::vector<Pause> pauses;
 
   const DirectionResult& of(Direction d) const { return dir[size_t(d)]; }
   uint64_t total_ios() const { return dir[0].ios + dir[1].ios; }

@@ -122,6 +122,9 @@ json::object job_json(const Measurement& m, std::string_view jobname, std::strin
   job["first_errors"] = std::move(errs);
   job["stall_count"] = m.stall_count;
   job["stalls"] = json::value_from(m.stalls);
+  json::array pauses;
+  for (const auto& p : m.pauses) pauses.push_back(json::object{{"at_s", p.at_s}, {"dur_s", p.dur_s}});
+  job["pauses"] = std::move(pauses);
   job["abandoned"] = m.abandoned;
   job["interrupted"] = m.interrupted;
   job["interval_s"] = w.interval_s;

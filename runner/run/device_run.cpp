@@ -334,6 +334,16 @@ DeviceResult run_device(DevicePlan& d, const suites::Suite& suite, const RunOpti
         ev.on_log(LogLevel::error, dev, fmt::format("{}: {} I/O{} past io_timeout{}", spec.id, r.result.stall_count, r.result.stall_count == 1 ? "" : "s",
                                                     r.result.abandoned ? ", one never came back: the device's run stops" : ""));
       if (!r.error.empty()) ev.on_log(LogLevel::error, dev, fmt::format("{}: {}", spec.id, r.error));
+      if (const auto& pauses = r.result.pauses; !pauses.empty()) {
+        double paused_s = 0;
+        for (const Pause& p : pauses) paused_s += p.dur_s;
+        const std::string why = fmt::format(
+            "diskvet itself did not run for {:.1f} s during {} ({}from {:.1f} s into it: its process stopped, its VM paused, or the host "
+            "starved it): the I/Os out then were not judged as stalls, and their latencies hold the pause",
+            paused_s, spec.id, pauses.size() == 1 ? "" : fmt::format("{} pauses, the first ", pauses.size()), pauses.front().at_s);
+        ev.on_log(LogLevel::warning, dev, why);
+        mark_inconclusive(res.facts, why);
+      }
       res.facts.io_errors += r.result.io_errors;
       if (r.result.io_errors) {
         // The run goes on (the next tests, the other devices); the device FAILs naming its first error.
@@ -374,7 +384,7 @@ DeviceResult run_device(DevicePlan& d, const suites::Suite& suite, const RunOpti
     if (spec.matrix) {
       // Every cell in every round: one unit, steady state decided on the tracked cell.
       WorkloadContext c{target, region, suite, spec, 0, d.rate_cap_iops, opt.duration_s, ev, dev, opt.stop, verify.get(), &res.watchdog, &seeds, &res.bytes_sent,
-                        &d.fast_path, &res.passthrough_bytes_sent};
+                        &d.fast_path, &res.passthrough_bytes_sent, hooks.sampler_clock};
       if (!writable) {
         for (const auto& w : spec.workloads) refuse_write(w);
       } else {
@@ -394,7 +404,7 @@ DeviceResult run_device(DevicePlan& d, const suites::Suite& suite, const RunOpti
         continue;
       }
       WorkloadContext c{target, region, suite, spec, i, d.rate_cap_iops, opt.duration_s, ev, dev, opt.stop, verify.get(), &res.watchdog, &seeds, &res.bytes_sent,
-                        &d.fast_path, &res.passthrough_bytes_sent};
+                        &d.fast_path, &res.passthrough_bytes_sent, hooks.sampler_clock};
       monitor.workload_starting();
       WorkloadRecord r = run_test_workload(c);
       monitor.workload_done(spec.id, r);
@@ -412,7 +422,7 @@ DeviceResult run_device(DevicePlan& d, const suites::Suite& suite, const RunOpti
         if ((writes(asked.rw) && !writable) || (fast.engine == asked.engine && fast.hipri == asked.hipri)) continue;
         ev.on_log(LogLevel::info, dev, fmt::format("{}: {} once more on the block path, beside the fast path", spec.id, describe(asked)));
         WorkloadContext c{target, region, plain, spec, i, d.rate_cap_iops, opt.duration_s, ev, dev, opt.stop, verify.get(), &res.watchdog, &seeds, &res.bytes_sent,
-                          nullptr, &res.passthrough_bytes_sent};
+                          nullptr, &res.passthrough_bytes_sent, hooks.sampler_clock};
         account(run_test_workload(c), t.block_path);
       }
     }

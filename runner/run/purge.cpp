@@ -17,9 +17,9 @@ namespace diskvet::runner {
 
 namespace {
 
-using Clock = std::chrono::steady_clock;
+using SteadyClock = std::chrono::steady_clock;
 
-double since(Clock::time_point t0) { return std::chrono::duration<double>(Clock::now() - t0).count(); }
+double since(SteadyClock::time_point t0) { return std::chrono::duration<double>(SteadyClock::now() - t0).count(); }
 
 }  // namespace
 
@@ -37,7 +37,7 @@ PurgeRecord purge(const DevicePlan& d, Region region, const RunHooks& hooks, Run
   }
   std::string why_not_nvme = "this front end issues no NVMe admin commands";
   if (hooks.nvme_purge) {
-    const auto t0 = Clock::now();
+    const auto t0 = SteadyClock::now();
     const std::string& dev = d.device.path;
     PurgeProgress progress = [&](double fraction, std::optional<double> eta_s, const std::string& detail) {
       ev.on_progress(ProgressEvent{dev, Phase::purge, "", std::clamp(fraction, 0.0, 1.0), since(t0), eta_s, detail});
@@ -54,7 +54,7 @@ PurgeRecord purge(const DevicePlan& d, Region region, const RunHooks& hooks, Run
     rec.detail = why_not_nvme + "; " + fd.error().message();
     return rec;
   }
-  const auto t0 = Clock::now();
+  const auto t0 = SteadyClock::now();
   uint64_t range[2] = {region.offset_bytes, region.size_bytes};
   if (ioctl(fd->get(), BLKDISCARD, &range) == 0) {
     rec.method = "discard";

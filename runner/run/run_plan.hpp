@@ -9,6 +9,7 @@
 
 #include "devices/device.hpp"
 #include "devices/self_test.hpp"
+#include "runner/io/clock.hpp"
 #include "runner/io/target.hpp"
 #include "runner/run/fast_path.hpp"
 #include "runner/run/run_result.hpp"
@@ -54,6 +55,9 @@ struct RunHooks {
   std::function<NvmePurgeAnswer(const devices::Device&, const Target&, const PurgeProgress&)> nvme_purge;
   // The device's self-test backend (devices::open_self_test); unset or nullptr: it has none.
   std::function<std::unique_ptr<devices::SelfTestDevice>(const devices::Device&)> self_test;
+  // The engine sampler's and watchdog's clock for every workload (tests: synthetic time, see
+  // RunControl::sampler_clock); nullptr: the system's.
+  Clock* sampler_clock = nullptr;
 };
 
 struct RunOptions {

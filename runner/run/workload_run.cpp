@@ -32,6 +32,7 @@ Result<Measurement> run_step(const WorkloadContext& c, const Workload& asked, Ph
   StepObserver obs(StepContext{&c.events, c.device, phase, c.test.id, static_cast<int>(c.index), detail}, c.stop, std::move(until));
   RunControl control = obs.control();
   control.verify = c.verify;
+  control.sampler_clock = c.sampler_clock;
   auto m = run_workload(*valid, c.target, control);
   if (m && obs.interrupted()) m->interrupted = true;
   if (m && c.watchdog) c.watchdog->add(c.test.id, *m, c.target.info().logical_block_size);

@@ -7,6 +7,7 @@
 #include <optional>
 #include <string>
 
+#include "runner/io/clock.hpp"
 #include "runner/io/seed.hpp"
 #include "runner/io/target.hpp"
 #include "runner/run/fast_path.hpp"
@@ -36,6 +37,7 @@ struct WorkloadContext {
   const FastPath* fast_path = nullptr;  // the device's (unset: every workload as the suite wrote it)
   // Of *bytes_sent, what went through NVMe passthrough, which the kernel's write counters never see.
   uint64_t* passthrough_bytes_sent = nullptr;
+  Clock* sampler_clock = nullptr;  // the engine sampler's (RunHooks::sampler_clock)
 };
 
 // The workload of the test as it will run on this device (region, rate cap, duration override, the

@@ -56,7 +56,7 @@ struct NullDrive {
 };
 
 inline boost::json::object null_run_report(const std::vector<NullDrive>& drives, const char* suite_text = kNullSuite,
-                                           const char* profile_text = kNullProfile) {
+                                           const char* profile_text = kNullProfile, runner::Clock* sampler_clock = nullptr) {
   auto suite = suites::parse_suite(suite_text, "null-lab.json");
   EXPECT_TRUE(suite.ok()) << suite.error().message();
   std::optional<suites::Profile> profile;
@@ -79,6 +79,7 @@ inline boost::json::object null_run_report(const std::vector<NullDrive>& drives,
   // Health as a drive would report it: before and after differ when the test says so.
   std::vector<int> calls(drives.size(), 0);
   runner::RunHooks hooks;
+  hooks.sampler_clock = sampler_clock;
   hooks.read_health = [&](const devices::Device& dev) -> std::optional<devices::Health> {
     for (size_t i = 0; i < drives.size(); ++i)
       if (drives[i].serial == dev.serial && drives[i].path == dev.path)

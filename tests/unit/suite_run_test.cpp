@@ -17,6 +17,8 @@
 #include "runner/report/report_text.hpp"
 #include "suites/profile.hpp"
 #include "suites/suite.hpp"
+#include "tests/support/null_run_report.hpp"
+#include "tests/support/pausing_clock.hpp"
 
 using namespace diskvet;
 using namespace diskvet::runner;
@@ -430,4 +432,28 @@ TEST(SuiteRun, EveryRoundAndWorkloadHasASeedOfItsOwnAndEveryRunItsOwnSeeds) {
   auto doc = report_json(c, probe_host());
   EXPECT_EQ(doc.at("randseed").to_number<uint64_t>(), a.randseed);
   EXPECT_NE(render_report_text(doc).find(fmt::format("randseed {}", a.randseed)), std::string::npos);
+}
+
+// diskvet stopped mid-run (its sampler's clock jumps two minutes, again and again): the device is
+// neither abandoned nor failed for stalls, and it is not PASS either, since the latencies of the I/Os
+// out then hold the pause: INCONCLUSIVE, saying so, with the pauses in the workload's result.
+TEST(SuiteRun, DiskvetsOwnPauseMakesTheDeviceInconclusiveNotFailedForStalls) {
+  constexpr const char* kSuite = R"({"name": "paused", "probe": {"enabled": false}, "precondition": {"enabled": false},
+    "steady_state": {"enabled": false}, "warmup": {"enabled": false},
+    "defaults": {"runtime": "1s", "ramp": "0s", "engine": "null", "interval": "0.1s", "iodepth": 4},
+    "tests": [{"id": "read", "workloads": [{"rw": "randread"}]}]})";
+  constexpr const char* kEasy = R"({"name": "easy", "limits": {"read": {"iops": {"min": 1}}}})";
+  diskvet::testing::PausingClock clock(120'000'000'000, 6);
+  diskvet::testing::NullDrive d{.serial = "SN-PAUSED"};
+  const boost::json::object report = diskvet::testing::null_run_report({d}, kSuite, kEasy, &clock);
+  const auto& dev = report.at("devices").as_array().at(0).as_object();
+  const std::string reasons = boost::json::serialize(dev.at("reasons"));
+  EXPECT_EQ(dev.at("verdict").as_string(), "INCONCLUSIVE") << reasons;
+  EXPECT_NE(reasons.find("diskvet itself did not run for"), std::string::npos) << reasons;
+  EXPECT_EQ(reasons.find("stalled I/O"), std::string::npos) << reasons;
+  EXPECT_EQ(dev.at("watchdog").at("stall_count").as_uint64(), 0u);
+  EXPECT_FALSE(dev.at("watchdog").at("abandoned").as_bool());
+  const auto& result = dev.at("tests").at(0).at("workloads").at(0).at("result").as_object();
+  EXPECT_EQ(result.at("pauses").as_array().size(), static_cast<size_t>(clock.jumps));
+  EXPECT_GE(clock.jumps, 1);
 }

@@ -12,6 +12,11 @@
 # writes were out on the same drive. The guest script now waits, diskvet stopped, until the block
 # layer has nothing in flight on the two drives before the second writers write, and the suite
 # (lab-accounting.json) writes at 500 IOPS, about 40 MiB per drive, which is plenty to count.
+# A loaded run then found the other cause: the second writers took over a minute on a busy host while
+# diskvet was stopped, and on resuming diskvet's watchdog took the I/Os it had out on DVACCT0ALONE
+# for a minute-long stall of that drive and abandoned it. diskvet now tells its own pauses from the
+# device's (runner/io/engine.hpp, kSamplerPauseNs): a long stop makes the drives INCONCLUSIVE, never
+# abandoned, and their accounting is still judged.
 set -euo pipefail
 source "$(dirname "$0")/lib.sh"
 vm_require

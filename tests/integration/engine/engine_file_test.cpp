@@ -5,6 +5,7 @@
 
 #include "runner/io/engine.hpp"
 #include "tests/support/lab.hpp"
+#include "tests/support/pausing_clock.hpp"
 
 using namespace diskvet::runner;
 using diskvet::testing::ScratchFile;
@@ -229,6 +230,33 @@ TEST(EngineOnFile, EachIoSubmittedAloneOrInBatchesCountsTheSameAndSubmitsAsAsked
 
 // A ramp of 10 s or more keeps its own series (counts per bucket from the workload's start), so a
 // burst spent there can be shown; none of it is in the measurement.
+// diskvet stopped for two minutes, again and again, with I/Os out each time: a watchdog that took
+// its own pause for the device's would give up on the device (an I/O out past io_timeout + io_grace)
+// and count stalls. The pauses are recorded instead, and nothing is blamed on the device.
+TEST(EngineOnFile, DiskvetsOwnPausesAreRecordedAndNeverTakenForTheDevicesStalls) {
+  auto t = Target::null(64 << 20);
+  Workload w;
+  w.rw = Pattern::randread;
+  w.engine = BackendKind::null;
+  w.iodepth = 4;
+  w.runtime_s = 1;
+  w.io_timeout_s = 30;
+  w.io_grace_s = 30;
+  auto v = validate(w, t.info().size_bytes, t.info().logical_block_size);
+  ASSERT_TRUE(v);
+  diskvet::testing::PausingClock clock(120'000'000'000, 4);
+  RunControl control;
+  control.sampler_clock = &clock;
+  auto m = run_workload(*v, t, control);
+  ASSERT_TRUE(m) << m.error().message();
+  EXPECT_FALSE(m->abandoned) << "diskvet's own pause was taken for the device's stall";
+  EXPECT_EQ(m->stall_count, 0u);
+  ASSERT_GE(clock.jumps, 3) << "the sampler looked too few times to pause";
+  ASSERT_EQ(m->pauses.size(), static_cast<size_t>(clock.jumps));
+  for (const Pause& p : m->pauses) EXPECT_GE(p.dur_s, 120);
+  EXPECT_GT(m->total_ios(), 0u);
+}
+
 TEST(EngineOnFile, ALongRampKeepsItsOwnSeriesOutsideTheMeasurement) {
   auto t = Target::null(64 << 20);
   Workload w;
