@@ -76,4 +76,30 @@ EvidenceLines self_test_lines(const boost::json::value& self_test) {
   return out;
 }
 
+EvidenceLines health_evidence_sources() {
+  return {
+      {"health before, after", "NVMe: the SMART / Health Information log (log page 02h, NVM Express Base Specification 2.0): critical warning, "
+                               "spare, media errors, percentage used, temperatures, error log entries; SATA/SAS: smartctl's overall assessment. "
+                               "New media errors during the run FAIL."},
+      {"writes counted", "The drive's own count of host writes against what was sent: NVMe Data Units Written (log page 02h, thousands of "
+                         "512-byte units), SATA attribute 241 (ATA/ACS SMART, in the unit smartctl's drive database names), against this host's "
+                         "kernel count of sectors written (/sys/block/*/stat) and diskvet's NVMe passthrough writes. Within one counter unit "
+                         "they agree; a drive that counts less or more FAILs; another writer on this host makes the run INCONCLUSIVE."},
+      {"error log", "The NVMe Error Information log (log page 01h): each entry the run added, its status decoded. Media and data-integrity "
+                    "errors FAIL; refusals of a probe (Invalid Field in Command and the like) are listed, not failed."},
+      {"SMART counter", "ATA/ACS SMART attributes 5, 187, 188, 197 and 198 and the SAS grown defect list and uncorrected errors (SPC-4 log "
+                        "pages 02h, 03h, 05h) FAIL when they grow; attribute 199, interface CRC errors, names a cable or backplane and makes the "
+                        "run INCONCLUSIVE."},
+      {"SATA/SAS log", "ATA/ACS: the Extended Comprehensive error log (GP log 03h), else the Summary error log (SMART log 01h), and the "
+                       "SMART self-test log (06h); SAS: the self-test results log (SPC-4 log page 10h); read with smartctl --json. Entries the "
+                       "run added are judged: UNC, IDNF, AMNF, a device fault and failed self-tests FAIL; ABRT and ICRC are listed."},
+      {"write amplification", "The OCP Datacenter NVMe SSD Specification's SMART / Health Information Extended log (log page C0h, Physical "
+                              "Media Units Written) over the host writes the drive counted: evidence, never a verdict."},
+      {"self-test", "The drive's own test: NVMe Device Self-test (admin command 14h, log page 06h), ATA SMART EXECUTE OFF-LINE IMMEDIATE or "
+                    "SCSI SEND DIAGNOSTIC through smartctl. Failed, aborted or timed out FAILs; not supported is stated, never passed."},
+      {"..., self-test after the run", "The error logs and counters above, from the snapshot after the run to one after the self-test that "
+                                       "follows it, judged the same way."},
+  };
+}
+
 }  // namespace diskvet::runner

@@ -31,4 +31,8 @@ EvidenceLines write_amplification_lines(const boost::json::value& wa);
 // A device's `self_test`: "self-test before (short)": "PASSED: the drive's words", for each that ran.
 EvidenceLines self_test_lines(const boost::json::value& self_test);
 
+// What each health evidence line checks and where its figures come from (the specifications' log
+// pages and commands), one (label, explanation) per kind of line: the report page's key to them.
+EvidenceLines health_evidence_sources();
+
 }  // namespace diskvet::runner

@@ -261,6 +261,9 @@ std::string render_report_html(const json::object& r, bool seal_ok) {
   for (const auto& n : arr(doc, "notes"))
     if (n.is_string()) h += "<p class=\"meta\"><i>" + esc(std::string(n.get_string())) + "</i></p>";
   for (const auto& dev : arr(doc, "devices")) h += device_section(dev);
+  h += "<details class=\"meta\"><summary>Health evidence: what each line checks, and its source</summary><dl>";
+  for (const auto& [label, text] : health_evidence_sources()) h += "<dt>" + esc(label) + "</dt><dd>" + esc(text) + "</dd>";
+  h += "</dl></details>";
   return html_page(fmt::format("diskvet report: {} — {}", str(doc, "verdict"), str(suite, "name")), h);
 }
 

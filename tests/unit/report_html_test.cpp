@@ -123,6 +123,15 @@ TEST(ReportHtml, HealthBeforeAndAfterAreOnTheCard) {
   EXPECT_NE(html.find("3 media errors"), std::string::npos);
 }
 
+TEST(ReportHtml, ThePageSaysWhatEachHealthCheckReadsAndFromWhichSpecification) {
+  const std::string html = render_report_html(dvt::null_run_report({dvt::NullDrive{.serial = "SN-K"}}), true);
+  const size_t key = html.find("Health evidence: what each line checks, and its source");
+  ASSERT_NE(key, std::string::npos);
+  for (const char* source : {"NVM Express Base Specification", "log page 02h", "log page 01h", "ATA/ACS", "GP log 03h", "SPC-4 log page 10h",
+                             "OCP Datacenter NVMe SSD Specification", "log page C0h", "admin command 14h", "SEND DIAGNOSTIC"})
+    EXPECT_NE(html.find(source, key), std::string::npos) << source;
+}
+
 TEST(ReportHtml, WhatADriveReportsAboutItselfIsTextNeverMarkup) {
   EXPECT_EQ(html_escape(R"(a'b<c>&"d)"), "a&#39;b&lt;c&gt;&amp;&quot;d");
   // A serial is whatever the drive's firmware (or a USB bridge) answers; the page must show it, not run it.
