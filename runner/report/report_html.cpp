@@ -261,9 +261,17 @@ std::string render_report_html(const json::object& r, bool seal_ok) {
   for (const auto& n : arr(doc, "notes"))
     if (n.is_string()) h += "<p class=\"meta\"><i>" + esc(std::string(n.get_string())) + "</i></p>";
   for (const auto& dev : arr(doc, "devices")) h += device_section(dev);
-  h += "<details class=\"meta\"><summary>Health evidence: what each line checks, and its source</summary><dl>";
-  for (const auto& [label, text] : health_evidence_sources()) h += "<dt>" + esc(label) + "</dt><dd>" + esc(text) + "</dd>";
-  h += "</dl></details>";
+  // The key to the health evidence lines, where a device had any (a loop device or a file has none).
+  const json::array& devices = arr(doc, "devices");
+  const bool any_evidence = std::any_of(devices.begin(), devices.end(), [](const json::value& dev) {
+    return flag(obj(obj(dev, "health"), "before"), "known") || !str(obj(obj(dev, "self_test"), "before"), "result").empty() ||
+           !str(obj(obj(dev, "self_test"), "after"), "result").empty();
+  });
+  if (any_evidence) {
+    h += "<details class=\"meta\"><summary>Health evidence: what each line checks, and its source</summary><dl>";
+    for (const auto& [label, text] : health_evidence_sources()) h += "<dt>" + esc(label) + "</dt><dd>" + esc(text) + "</dd>";
+    h += "</dl></details>";
+  }
   return html_page(fmt::format("diskvet report: {} — {}", str(doc, "verdict"), str(suite, "name")), h);
 }
 

@@ -124,7 +124,15 @@ TEST(ReportHtml, HealthBeforeAndAfterAreOnTheCard) {
 }
 
 TEST(ReportHtml, ThePageSaysWhatEachHealthCheckReadsAndFromWhichSpecification) {
-  const std::string html = render_report_html(dvt::null_run_report({dvt::NullDrive{.serial = "SN-K"}}), true);
+  // A drive with a health source: the page keys its evidence lines. One without (a loop device): no key.
+  dvt::NullDrive d{.serial = "SN-K"};
+  devices::Health h;
+  h.known = true;
+  h.source = "test";
+  d.health_before = d.health_after = h;
+  const std::string html = render_report_html(dvt::null_run_report({d}), true);
+  EXPECT_EQ(render_report_html(dvt::null_run_report({dvt::NullDrive{.serial = "SN-PLAIN"}}), true).find("Health evidence: what each line"),
+            std::string::npos);
   const size_t key = html.find("Health evidence: what each line checks, and its source");
   ASSERT_NE(key, std::string::npos);
   for (const char* source : {"NVM Express Base Specification", "log page 02h", "log page 01h", "ATA/ACS", "GP log 03h", "SPC-4 log page 10h",
