@@ -152,7 +152,7 @@ void review_error_log(SmartLogReview& r, const AtaErrorLog& before, const AtaErr
 SmartLogJudgement judge(const AtaSelfTestLogEntry& e) { return judge_ata_self_test(e); }
 SmartLogJudgement judge(const ScsiSelfTestLogEntry& e) { return judge_scsi_self_test(e); }
 std::string describe(const AtaSelfTestLogEntry& e) { return describe_self_test(e); }
-std::string describe(const ScsiSelfTestLogEntry& e) { return describe_scsi_self_test(e); }
+std::string describe(const ScsiSelfTestLogEntry& e) { return "SCSI self-test log: " + describe_scsi_self_test(e); }
 
 // The entries above those the log held before the run, each judged, oldest first.
 template <class Entry>
@@ -289,7 +289,7 @@ std::optional<std::vector<ScsiSelfTestLogEntry>> scsi_self_test_log_of(const jso
 }
 
 std::string describe_scsi_self_test(const ScsiSelfTestLogEntry& e) {
-  std::string s = fmt::format("SCSI self-test log: {}: {} (result {:x}h)", e.code_words.empty() ? fmt::format("self-test code {}", e.code) : e.code_words,
+  std::string s = fmt::format("{}: {} (result {:x}h)", e.code_words.empty() ? fmt::format("self-test code {}", e.code) : e.code_words,
                               e.result_words.empty() ? std::string("no words") : e.result_words, e.result);
   if (e.segment) s += fmt::format(", segment {}", *e.segment);
   if (e.lba) s += fmt::format(", first failing LBA {}", *e.lba);

@@ -133,7 +133,7 @@ std::optional<SmartctlSelfTestState> parse_scsi_self_test(const json::value& doc
   }
   SelfTestLogEntry entry;
   entry.result = scsi_self_test_result(e);
-  entry.words = describe_scsi_self_test(e).substr(std::string_view("SCSI self-test log: ").size());
+  entry.words = describe_scsi_self_test(e);
   if (e.segment) entry.failed_segment = static_cast<uint32_t>(*e.segment);
   entry.failing_lba = e.lba;
   entry.power_on_hours = e.power_on_hours;

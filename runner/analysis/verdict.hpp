@@ -82,6 +82,12 @@ struct DeviceFacts {
   bool verifies = false;               // the suite verifies data: verification judges the device without a profile
   bool required_missing = false;       // preconditioning or steady state required and missing
   std::string required_missing_reason;
+  // Evidence that the run's numbers are not the device's alone: INCONCLUSIVE, never PASS; the
+  // reasons join with "; ".
+  void mark_inconclusive(const std::string& why) {
+    required_missing = true;
+    required_missing_reason += (required_missing_reason.empty() ? "" : "; ") + why;
+  }
   bool aborted = false;                // the device's run did not complete
   std::string error;                   // a runtime error that stopped it
 };

@@ -100,12 +100,6 @@ Result<VerifyLayout> layout_for(const Target& target, const suites::Suite& suite
   return plan_verify_layout(tested_region(target.info().size_bytes, suite).size_bytes, bs, budget_bytes, verify_jobs_bytes(suite));
 }
 
-// Evidence that the run's numbers are not the device's alone: INCONCLUSIVE, never PASS.
-void mark_inconclusive(DeviceFacts& f, const std::string& why) {
-  f.required_missing = true;
-  f.required_missing_reason += (f.required_missing_reason.empty() ? "" : "; ") + why;
-}
-
 // The drive's write counter against what was sent (devices/write_accounting.hpp): a counter that
 // disagrees FAILs the device; another writer on this host makes its numbers INCONCLUSIVE. Not
 // judged when a job was abandoned (its writes are missing from diskvet's count).
@@ -117,7 +111,7 @@ void judge_write_accounting(DeviceResult& res) {
     res.facts.unhealthy = true;
     res.facts.health_problems.push_back(a.words + " (during the run)");
   }
-  if (!a.other_writer.empty()) mark_inconclusive(res.facts, a.other_writer);
+  if (!a.other_writer.empty()) res.facts.mark_inconclusive(a.other_writer);
 }
 
 // SATA/SAS counters that grew during the run (devices/smart_counters.hpp): failure predictors FAIL
@@ -129,7 +123,7 @@ void judge_smart_counters(DeviceResult& res) {
     res.facts.unhealthy = true;
     res.facts.health_problems.push_back(p);
   }
-  for (const auto& p : res.smart_counters->inconclusive) mark_inconclusive(res.facts, p);
+  for (const auto& p : res.smart_counters->inconclusive) res.facts.mark_inconclusive(p);
 }
 
 // SATA/SAS error and self-test log entries the run added (devices/smart_logs.hpp): media and data
@@ -307,8 +301,7 @@ DeviceResult run_device(DevicePlan& d, const suites::Suite& suite, const RunOpti
                                     ? fmt::format("preconditioning incomplete: {:.2f} of {:.2f} capacities written", res.precondition.capacities_written,
                                                   suite.precondition.capacities)
                                     : "preconditioning required but not done: " + res.precondition.reason;
-    res.facts.required_missing = true;
-    res.facts.required_missing_reason = trust.precondition_detail;
+    res.facts.mark_inconclusive(trust.precondition_detail);
   }
 
   const suites::Profile* profile = d.profile ? &*d.profile : nullptr;
@@ -342,7 +335,7 @@ DeviceResult run_device(DevicePlan& d, const suites::Suite& suite, const RunOpti
             "starved it): the I/Os out then were not judged as stalls, and their latencies hold the pause",
             paused_s, spec.id, pauses.size() == 1 ? "" : fmt::format("{} pauses, the first ", pauses.size()), pauses.front().at_s);
         ev.on_log(LogLevel::warning, dev, why);
-        mark_inconclusive(res.facts, why);
+        res.facts.mark_inconclusive(why);
       }
       res.facts.io_errors += r.result.io_errors;
       if (r.result.io_errors) {

@@ -76,10 +76,7 @@ void judge_health_across_self_test(DeviceResult& d, const RunHooks& hooks) {
   across.smart_counters = devices::review_smart_counters(from, to);
   if (across.smart_counters) {
     for (const auto& p : across.smart_counters->problems) f.health_problems.push_back(during(p));
-    for (const auto& p : across.smart_counters->inconclusive) {
-      f.required_missing = true;
-      f.required_missing_reason += (f.required_missing_reason.empty() ? "" : "; ") + during(p);
-    }
+    for (const auto& p : across.smart_counters->inconclusive) f.mark_inconclusive(during(p));
   }
   across.error_log = devices::review_error_log(from, to);
   if (across.error_log)
