@@ -50,6 +50,25 @@ asan_unit() {
   cd "$top/build-asan" && ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 ctest --output-on-failure -j2 -L unit
 }
 
+# Each failed test's own output, its last 80 lines, from a ctest log written with
+# --output-on-failure (ctest prints a test's output whole after its result line, also under -j): the
+# end of the run shows why each test failed, where a reader of a cut log finds it.
+failed_tests_output() {
+  awk '
+    /^ *[0-9]+\/[0-9]+ Test +#[0-9]+: / { flush(); if ($0 ~ /\*\*\*|Failed|Timeout|Exception/ && $0 !~ /Passed/) { name = $0; sub(/^ *[0-9]+\/[0-9]+ Test +#[0-9]+: /, "", name); sub(/ \.*\*\*\*.*/, "", name); n = 0 } next }
+    /^ *Start +[0-9]+: / { flush(); next }
+    /^[0-9]+% tests passed/ { flush(); stop = 1 }
+    !stop && name != "" { lines[n++] = $0 }
+    function flush(  i, from) {
+      if (name == "") return
+      print ""; print "=== test.sh: the output of " name " (its last 80 lines)"
+      from = n > 80 ? n - 80 : 0
+      for (i = from; i < n; i++) print lines[i]
+      name = ""; n = 0
+    }
+    END { flush() }' "$1"
+}
+
 stage layers "$top/scripts/check_layers.sh"
 stage deps "$top/scripts/deps.sh"
 stage build "$top/scripts/build.sh" "$top/build"
@@ -63,6 +82,7 @@ echo
 echo "=== test.sh: the Release ctest's closing lines (whole output: $logs/ctest-release.log)"
 if [ -s "$logs/ctest-release.log" ]; then
   sed -n '/tests passed\|tests failed/,$p' "$logs/ctest-release.log"
+  failed_tests_output "$logs/ctest-release.log"
 else
   echo "(ctest did not run)"
 fi
