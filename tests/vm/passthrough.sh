@@ -27,7 +27,8 @@ vm_wait_for 330 '^PASSTHRU( done|: no drive)'
 printf '%s\r' 'poweroff -f' >&3
 exec 3>&-
 vm_wait_poweroff 360
-/usr/bin/python3 - "$vm_log" <<'PY' || vm_fail "passthrough checks failed (above)"
+# The checks' lines are printed; a failure names the failed ones again, beside the guest's messages.
+if ! /usr/bin/python3 - "$vm_log" > "$vm_dir/checks.txt" <<'PY'; then
 import json, re, sys
 
 log = open(sys.argv[1], encoding="utf-8", errors="replace").read().replace("\r", "")
@@ -154,4 +155,8 @@ for d in (report or {}).get("devices", []):
 check(report is not None and sorted(d.get("serial") for d in report["devices"]) == ["DVPT0A", "DVPT0B"], "the report has both drives")
 sys.exit(1 if failed else 0)
 PY
+  cat "$vm_dir/checks.txt"
+  vm_fail "passthrough checks failed: $(grep '^FAIL' "$vm_dir/checks.txt" | cut -c1-300 | tr '\n' '|')"
+fi
+cat "$vm_dir/checks.txt"
 vm_pass "io_uring_cmd writes what the block path writes, reads and counts every I/O, and is refused without consent or a generic node; --hipri polls on both engines where the queue has poll queues and is refused where it has none; a suite's fast path takes what each drive has"
