@@ -18,7 +18,9 @@ constexpr size_t kMaxModelPattern = 256;
 // What libstdc++'s regex compiler reads as a number (a back-reference's `\N`, a repeat's `{N,M}`)
 // it accumulates in a long without a check: 20 digits overflow it, which is undefined behaviour
 // (fuzz_profile found `\5555...`). A model pattern needs neither a back-reference nor a count of
-// more than four digits; the reason why, or empty.
+// more than four digits; the reason why, or empty. Escapes are read as the compiler reads them:
+// `\cX` (a control letter) takes the character after the `c` whatever it is, a backslash too, so
+// `\c\\5` is a back-reference there (fuzz_profile found that one as well).
 std::string unsafe_number_in_pattern(std::string_view re) {
   bool in_braces = false;
   size_t digits = 0;
@@ -26,7 +28,8 @@ std::string unsafe_number_in_pattern(std::string_view re) {
     const char c = re[i];
     if (c == '\\' && i + 1 < re.size()) {
       if (re[i + 1] >= '0' && re[i + 1] <= '9') return "back-references (\\1 ...) are not supported in a model pattern";
-      ++i;
+      i += re[i + 1] == 'c' ? 2 : 1;
+      digits = 0;
       continue;
     }
     if (c == '{') in_braces = true;
