@@ -13,13 +13,14 @@ vm_kernel_args="console=ttyS0 panic=-1 no_timer_check"
 # ctest's SKIP_RETURN_CODE: a machine without QEMU or the built image skips, saying why.
 vm_skip() { echo "SKIP: $*"; exit 77; }
 # A failure shows the guest's side: its kernel's storage messages (a timed-out or aborted command
-# there is below diskvet), then the console's last 60 lines, each cut to 400 characters (a report's
-# JSON is one line).
+# there is below diskvet; the console shows only errors, so a guest script that wants the warnings
+# prints dmesg itself, as passthrough_guest.sh does), then the console's last 60 lines, each cut to
+# 400 characters (a report's JSON is one line).
 vm_fail() {
   echo "FAIL: $*"
   if [ -n "${vm_log:-}" ] && [ -f "$vm_log" ]; then
     echo "--- the guest kernel's storage messages (last 20) ---"
-    grep -aE '^\[ *[0-9.]+\] .*(nvme|blk_update|I/O error|timeout|abort|reset)' "$vm_log" | tail -n 20 | cut -c1-400
+    grep -aE '\[ *[0-9.]+\] .*(nvme|blk_update|I/O error|timeout|abort|reset)' "$vm_log" | tail -n 20 | cut -c1-400
     echo "--- serial console (last 60 lines) ---"
     tail -n 60 "$vm_log" | cut -c1-400
   fi

@@ -90,4 +90,7 @@ echo "PASSTHRU b after $(bstate)"
 # queues, DVPT0B passthrough alone. The report is printed for the host to check.
 step fast-suite sh -c 'diskvet run -q --suite /media/diskvet/lab-fast-path.json --device "$1" --device "$2" --destroy-data all-unprotected \
   --profile none --out /tmp/fast.json; rc=$?; cat /tmp/fast.json; exit $rc' fast "$a" "$b"
+# The guest's console shows only errors (image/init: dmesg -n 4): its kernel's NVMe lines (a command
+# timed out, aborted, a controller reset) are printed here for the host's failure message.
+dmesg | grep -iE 'nvme|timeout|abort' | tail -n 20 | sed 's/^/PASSTHRU dmesg /'
 echo "PASSTHRU done"
