@@ -163,211 +163,203 @@ Status plan_verify_memory(RunPlan& plan) {
   return ok_status();
 }
 
-DeviceResult run_device(DevicePlan& d, const suites::Suite& suite, const RunOptions& opt, const RunHooks& hooks, RunEvents& ev,
-                        const std::optional<devices::SelfTestOutcome>& self_test_before) {
-  DeviceResult res;
-  res.device = d.device;
-  res.started = utc_now_iso8601();
-  res.rate_cap_iops = d.rate_cap_iops;
-  if (d.profile) {
-    res.profile_name = d.profile->name;
-    res.profile_file = d.profile->file;
-    res.profile_source = d.profile->source;
-  }
-  res.profile_reason = d.profile_reason;
-  res.fast_path = d.fast_path;
-  const std::string& dev = d.device.path;
-  const Target& target = d.target;
-  const bool writable = target.writable();
-  auto stopped = [&] { return opt.stop && opt.stop->load(); };
-  SeedSequence seeds(d.seed);  // one per engine run on this device, in the order they run
+namespace {
 
-  // The tested region: whole MiBs, so every block size of the suite divides it.
-  const Region region = tested_region(target.info().size_bytes, suite);
-  res.tested_bytes = region.size_bytes;
-  if (region.size_bytes == 0) {
-    res.facts.aborted = true;
-    res.facts.error = fmt::format("{} is smaller than 1 MiB: nothing to test", format_bytes(target.info().size_bytes));
-    res.verdict = rollup_device({}, res.facts);
-    return res;
+// One device's run, a method per phase in the order of SNIA PTS (verification state, health, the
+// address probe, purge, preconditioning, the unwritten-space probe, the tests), then finish(), which
+// judges health and rolls up the verdict. A device that cannot go on ends through stop().
+class DeviceRun {
+ public:
+  DeviceRun(DevicePlan& d, const suites::Suite& suite, const RunOptions& opt, const RunHooks& hooks, RunEvents& ev)
+      : d_(d), suite_(suite), opt_(opt), hooks_(hooks), ev_(ev), dev_(d.device.path), target_(d.target), writable_(d.target.writable()),
+        seeds_(d.seed), region_(tested_region(d.target.info().size_bytes, suite)), profile_(d.profile ? &*d.profile : nullptr) {}
+
+  DeviceResult run(const std::optional<devices::SelfTestOutcome>& self_test_before) {
+    start();
+    // The tested region: whole MiBs, so every block size of the suite divides it.
+    if (region_.size_bytes == 0) return stop(fmt::format("{} is smaller than 1 MiB: nothing to test", format_bytes(target_.info().size_bytes)));
+    if (auto error = prepare_verification(); !error.empty()) {
+      ev_.on_log(LogLevel::error, dev_, error);
+      return stop(error);
+    }
+    read_health_before(self_test_before);
+    if (suite_.address_probe.enabled && writable_ && !stopped()) probe_addresses();
+    if (suite_.purge && !stopped()) {
+      ev_.on_phase(PhaseEvent{dev_, Phase::purge, "", -1, ""});
+      res_.purge = purge(d_, region_, hooks_, ev_);
+      ev_.on_log(res_.purge.failed ? LogLevel::error : LogLevel::info, dev_, "purge: " + res_.purge.method + " (" + res_.purge.detail + ")");
+      if (res_.purge.failed) {
+        // A purge that started and did not finish leaves the device in no state worth measuring
+        // (a sanitize may still be running, failing every I/O): this device's run stops here.
+        if (hooks_.read_health) res_.health_after = hooks_.read_health(d_.device);
+        return stop("purge " + res_.purge.method + " did not complete: " + res_.purge.detail);
+      }
+    }
+    if (suite_.precondition.enabled && !stopped()) {
+      if (writable_) precondition_region("the suite preconditions (SNIA PTS workload-independent)");
+      else res_.precondition.reason = "not preconditioned: the device was not opened for writing (no consent)";
+    }
+    if (suite_.probe.enabled && suite_reads(suite_) && !stopped()) probe_unwritten_space();
+    if (suite_.precondition.enabled && suite_.precondition.required && !res_.precondition.completed) {
+      trust_.precondition_missing = true;
+      trust_.precondition_detail = res_.precondition.performed
+                                       ? fmt::format("preconditioning incomplete: {:.2f} of {:.2f} capacities written", res_.precondition.capacities_written,
+                                                     suite_.precondition.capacities)
+                                       : "preconditioning required but not done: " + res_.precondition.reason;
+      res_.facts.mark_inconclusive(trust_.precondition_detail);
+    }
+    run_tests();
+    return finish();
+  }
+
+ private:
+  bool stopped() const { return opt_.stop && opt_.stop->load(); }
+
+  void start() {
+    res_.device = d_.device;
+    res_.started = utc_now_iso8601();
+    res_.rate_cap_iops = d_.rate_cap_iops;
+    if (profile_) {
+      res_.profile_name = profile_->name;
+      res_.profile_file = profile_->file;
+      res_.profile_source = profile_->source;
+    }
+    res_.profile_reason = d_.profile_reason;
+    res_.fast_path = d_.fast_path;
+    res_.tested_bytes = region_.size_bytes;
+  }
+
+  // The device's run ends here, with what it has: ERROR, naming why.
+  DeviceResult stop(const std::string& error) {
+    res_.facts.aborted = true;
+    res_.facts.error = error;
+    res_.verdict = rollup_device({}, res_.facts);
+    res_.finished = utc_now_iso8601();
+    ev_.on_device_verdict(DeviceVerdictEvent{dev_, res_.verdict});
+    return std::move(res_);
   }
 
   // Verification state lives for the whole device run (the full write sets every block's
   // generation, later phases check against it). Sized and allocated before anything is written:
-  // a state that does not fit stops this device with a report, never an abort.
-  std::unique_ptr<VerifyState> verify;
-  uint32_t verify_bs = 0;
-  res.facts.verifies = suite_verifies(suite, verify_bs);
-  if (res.facts.verifies && writable) {
-    Result<VerifyLayout> layout = d.verify_layout ? Result<VerifyLayout>(*d.verify_layout) : layout_for(target, suite, opt.verify_memory_bytes);
-    const std::string identity = device_identity(d.device);
+  // a state that does not fit stops this device with a report, never an abort. Why not, or empty.
+  std::string prepare_verification() {
+    uint32_t verify_bs = 0;
+    res_.facts.verifies = suite_verifies(suite_, verify_bs);
+    if (!res_.facts.verifies || !writable_) return "";
+    Result<VerifyLayout> layout = d_.verify_layout ? Result<VerifyLayout>(*d_.verify_layout) : layout_for(target_, suite_, opt_.verify_memory_bytes);
+    const std::string identity = device_identity(d_.device);
     uint64_t seed = static_cast<uint64_t>(std::chrono::system_clock::now().time_since_epoch().count()) ^ identity_hash(identity);
-    auto state = layout ? VerifyState::create(*layout, region.offset_bytes, target.info().logical_block_size, identity_hash(identity), seed,
-                                              static_cast<uint64_t>(suite.monitor.latency_outlier_s * 1e9))
+    auto state = layout ? VerifyState::create(*layout, region_.offset_bytes, target_.info().logical_block_size, identity_hash(identity), seed,
+                                              static_cast<uint64_t>(suite_.monitor.latency_outlier_s * 1e9))
                         : Result<std::unique_ptr<VerifyState>>(layout.error());
-    if (!state) {
-      res.facts.aborted = true;
-      res.facts.error = state.error().message();
-      ev.on_log(LogLevel::error, dev, res.facts.error);
-      res.verdict = rollup_device({}, res.facts);
-      res.finished = utc_now_iso8601();
-      ev.on_device_verdict(DeviceVerdictEvent{dev, res.verdict});
-      return res;
-    }
-    verify = std::move(*state);
-    res.verify.layout = verify->layout();
+    if (!state) return state.error().message();
+    verify_ = std::move(*state);
+    res_.verify.layout = verify_->layout();
+    return "";
   }
 
-  ev.on_phase(PhaseEvent{dev, Phase::health_before, "", -1, ""});
-  if (hooks.read_health) res.health_before = hooks.read_health(d.device);
+  void read_health_before(const std::optional<devices::SelfTestOutcome>& self_test_before) {
+    ev_.on_phase(PhaseEvent{dev_, Phase::health_before, "", -1, ""});
+    if (hooks_.read_health) res_.health_before = hooks_.read_health(d_.device);
+    res_.self_test_before = self_test_before;
+    if (self_test_before)
+      if (auto r = self_test_rollup(*self_test_before, "before")) test_rollups_.push_back(*r);
+  }
 
   // Every address is real storage before anything is measured on it: first on a device the run writes.
-  std::vector<Rollup> test_rollups;
-  res.self_test_before = self_test_before;
-  if (self_test_before)
-    if (auto r = self_test_rollup(*self_test_before, "before")) test_rollups.push_back(*r);
-  if (suite.address_probe.enabled && writable && !stopped()) {
-    ev.on_phase(PhaseEvent{dev, Phase::capacity_probe, "", -1, ""});
+  void probe_addresses() {
+    ev_.on_phase(PhaseEvent{dev_, Phase::capacity_probe, "", -1, ""});
     std::string error;
     // A seed of its own, off the sequence the engine runs take, so their seeds stay as they were.
-    const uint64_t probe_seed = derive_seed(seeds.base(), ~uint64_t{0});
-    res.capacity_probe = probe_capacity(target, device_identity(d.device), probe_seed, suite.address_probe, ev, dev, opt.stop, error);
-    res.bytes_sent += res.capacity_probe->bytes_written;  // written outside the engine: the write accounting counts it here
-    test_rollups.push_back(capacity_probe_rollup(*res.capacity_probe, error));
-    const Rollup& v = test_rollups.back();
-    ev.on_log(v.status == VerdictStatus::pass ? LogLevel::info : LogLevel::error, dev,
-              v.reasons.empty() ? "capacity probe: " + res.capacity_probe->summary() : v.reasons.front());
+    const uint64_t probe_seed = derive_seed(seeds_.base(), ~uint64_t{0});
+    res_.capacity_probe = probe_capacity(target_, device_identity(d_.device), probe_seed, suite_.address_probe, ev_, dev_, opt_.stop, error);
+    res_.bytes_sent += res_.capacity_probe->bytes_written;  // written outside the engine: the write accounting counts it here
+    test_rollups_.push_back(capacity_probe_rollup(*res_.capacity_probe, error));
+    const Rollup& v = test_rollups_.back();
+    ev_.on_log(v.status == VerdictStatus::pass ? LogLevel::info : LogLevel::error, dev_,
+               v.reasons.empty() ? "capacity probe: " + res_.capacity_probe->summary() : v.reasons.front());
   }
 
-  if (suite.purge && !stopped()) {
-    ev.on_phase(PhaseEvent{dev, Phase::purge, "", -1, ""});
-    res.purge = purge(d, region, hooks, ev);
-    ev.on_log(res.purge.failed ? LogLevel::error : LogLevel::info, dev, "purge: " + res.purge.method + " (" + res.purge.detail + ")");
-    if (res.purge.failed) {
-      // A purge that started and did not finish leaves the device in no state worth measuring
-      // (a sanitize may still be running, failing every I/O): this device's run stops here.
-      res.facts.aborted = true;
-      res.facts.error = "purge " + res.purge.method + " did not complete: " + res.purge.detail;
-      if (hooks.read_health) res.health_after = hooks.read_health(d.device);
-      res.verdict = rollup_device({}, res.facts);
-      res.finished = utc_now_iso8601();
-      ev.on_device_verdict(DeviceVerdictEvent{dev, res.verdict});
-      return res;
-    }
+  void precondition_region(const std::string& why) {
+    const double limit_s = opt_.precondition_limit_s.value_or(suite_.precondition.limit_s);
+    ev_.on_phase(PhaseEvent{dev_, Phase::precondition, "", -1, why});
+    res_.precondition = precondition(target_, region_, suite_.precondition, limit_s, ev_, dev_, opt_.stop, seeds_.next());
+    res_.bytes_sent += res_.precondition.bytes_sent;
+    if (res_.precondition.reason.empty()) res_.precondition.reason = why;
+    else res_.precondition.reason = why + "; " + res_.precondition.reason;
   }
 
-  const double limit_s = opt.precondition_limit_s.value_or(suite.precondition.limit_s);
-  auto run_precondition = [&](const std::string& why) {
-    ev.on_phase(PhaseEvent{dev, Phase::precondition, "", -1, why});
-    res.precondition = precondition(target, region, suite.precondition, limit_s, ev, dev, opt.stop, seeds.next());
-    res.bytes_sent += res.precondition.bytes_sent;
-    if (res.precondition.reason.empty()) res.precondition.reason = why;
-    else res.precondition.reason = why + "; " + res.precondition.reason;
-  };
-  if (suite.precondition.enabled && !stopped()) {
-    if (writable) run_precondition("the suite preconditions (SNIA PTS workload-independent)");
-    else res.precondition.reason = "not preconditioned: the device was not opened for writing (no consent)";
-  }
-
-  TrustFacts trust;
-  if (suite.probe.enabled && suite_reads(suite) && !stopped()) {
-    ev.on_phase(PhaseEvent{dev, Phase::probe, "", -1, ""});
-    auto probe = probe_unwritten(target, region, suite.probe.samples, suite.probe.max_zero_pct);
+  void probe_unwritten_space() {
+    ev_.on_phase(PhaseEvent{dev_, Phase::probe, "", -1, ""});
+    auto probe = probe_unwritten(target_, region_, suite_.probe.samples, suite_.probe.max_zero_pct);
     if (probe) {
-      res.probe = *probe;
+      res_.probe = *probe;
     } else {
-      res.probe.detail = probe.error().message();
-      ev.on_log(LogLevel::warning, dev, "probe: " + res.probe.detail);
+      res_.probe.detail = probe.error().message();
+      ev_.on_log(LogLevel::warning, dev_, "probe: " + res_.probe.detail);
       // Fail closed: reads of space nobody checked are not trusted either.
-      trust.region_unwritten = true;
-      trust.unwritten_detail = "the unwritten-space probe could not run (" + res.probe.detail + ")";
+      trust_.region_unwritten = true;
+      trust_.unwritten_detail = "the unwritten-space probe could not run (" + res_.probe.detail + ")";
     }
-    if (res.probe.unwritten) {
-      ev.on_log(LogLevel::warning, dev, "probe: " + res.probe.detail);
-      if (suite.probe.on_unwritten == suites::OnUnwritten::precondition && writable && !res.precondition.performed) {
-        run_precondition("the probe found unwritten space");
-        res.probe.filled_after = res.precondition.capacities_written >= 1.0;
-      }
-      if (!res.probe.filled_after) {
-        trust.region_unwritten = true;
-        trust.unwritten_detail = "the region was never written (" + std::to_string(res.probe.zero_samples) + " of " +
-                                 std::to_string(res.probe.samples) + " sampled blocks read zeros)";
-      }
+    if (!res_.probe.unwritten) return;
+    ev_.on_log(LogLevel::warning, dev_, "probe: " + res_.probe.detail);
+    if (suite_.probe.on_unwritten == suites::OnUnwritten::precondition && writable_ && !res_.precondition.performed) {
+      precondition_region("the probe found unwritten space");
+      res_.probe.filled_after = res_.precondition.capacities_written >= 1.0;
     }
-  }
-  if (suite.precondition.enabled && suite.precondition.required && !res.precondition.completed) {
-    trust.precondition_missing = true;
-    trust.precondition_detail = res.precondition.performed
-                                    ? fmt::format("preconditioning incomplete: {:.2f} of {:.2f} capacities written", res.precondition.capacities_written,
-                                                  suite.precondition.capacities)
-                                    : "preconditioning required but not done: " + res.precondition.reason;
-    res.facts.mark_inconclusive(trust.precondition_detail);
+    if (!res_.probe.filled_after) {
+      trust_.region_unwritten = true;
+      trust_.unwritten_detail = "the region was never written (" + std::to_string(res_.probe.zero_samples) + " of " +
+                                std::to_string(res_.probe.samples) + " sampled blocks read zeros)";
+    }
   }
 
-  const suites::Profile* profile = d.profile ? &*d.profile : nullptr;
-  const std::string no_limits_reason = opt.measurement_only ? "measurement only (--profile none)"
-                                       : profile            ? fmt::format("profile {} sets no limits for this test", profile->name)
-                                                            : "no profile: " + d.profile_reason;
-  // The kernel's lines about this device from here on (its own name, its controller, its ATA link).
-  std::error_code ec;
-  const std::string sysfs = d.device.name.empty() ? "" : std::filesystem::canonical("/sys/block/" + d.device.name, ec).string();
-  KernelLogWatch kernel_log(kernel_names(d.device.name.empty() ? std::filesystem::path(dev).filename().string() : d.device.name,
-                                         d.device.nvme_controller, sysfs));
-  RunMonitor monitor(suite.monitor, hooks, d.device, profile);
-  const std::optional<CpuTimes> host_cpu_before = read_host_cpu();
-  const auto host_cpu_start = std::chrono::steady_clock::now();
-  for (const auto& spec : suite.tests) {
-    if (stopped() || res.watchdog.abandoned) break;
+  WorkloadContext context(const suites::Suite& suite, const suites::TestSpec& spec, size_t i, const FastPath* fast_path) {
+    return WorkloadContext{target_, region_, suite, spec, i, d_.rate_cap_iops, opt_.duration_s, ev_, dev_, opt_.stop, verify_.get(), &res_.watchdog, &seeds_,
+                           &res_.bytes_sent, fast_path, &res_.passthrough_bytes_sent, hooks_.sampler_clock};
+  }
+
+  // The tests, watched: health polls and slowdowns (RunMonitor), the kernel's lines about this device
+  // (its own name, its controller, its ATA link), the host's CPU; then what they found.
+  void run_tests() {
+    std::error_code ec;
+    const std::string sysfs = d_.device.name.empty() ? "" : std::filesystem::canonical("/sys/block/" + d_.device.name, ec).string();
+    KernelLogWatch kernel_log(kernel_names(d_.device.name.empty() ? std::filesystem::path(dev_).filename().string() : d_.device.name,
+                                           d_.device.nvme_controller, sysfs));
+    RunMonitor monitor(suite_.monitor, hooks_, d_.device, profile_);
+    const std::optional<CpuTimes> host_cpu_before = read_host_cpu();
+    const auto host_cpu_start = std::chrono::steady_clock::now();
+    for (const auto& spec : suite_.tests) {
+      if (stopped() || res_.watchdog.abandoned) break;
+      run_test(spec, monitor);
+    }
+    for (size_t i = res_.tests.size(); i < suite_.tests.size(); ++i) res_.progress.push_back(suite_.tests[i].id + ": not started");
+
+    ev_.on_phase(PhaseEvent{dev_, Phase::health_after, "", -1, ""});
+    monitor.finish(res_);
+    res_.kernel_log = kernel_log.finish();
+    const std::optional<uint64_t> max_stalls = profile_ ? profile_->burnin.max_stalls : std::nullopt;
+    for (auto& p : watchdog_problems(res_.watchdog, max_stalls, res_.kernel_log)) res_.facts.run_problems.push_back(std::move(p));
+    // Stalls beyond what the profile allows fail the device, and each test they happened in shows FAIL
+    // too: a test whose I/O hung never reads PASS on the page, whatever its numbers.
+    if (res_.watchdog.stall_count > max_stalls.value_or(0))
+      for (auto& t : res_.tests)
+        if (auto it = res_.watchdog.stalls_by_test.find(t.id); it != res_.watchdog.stalls_by_test.end()) {
+          t.verdict.status = std::max(t.verdict.status, VerdictStatus::fail);
+          t.verdict.reasons.push_back(fmt::format("{}: {} I/O{} out longer than io_timeout {} s", t.id, it->second, it->second == 1 ? "" : "s",
+                                                  res_.watchdog.io_timeout_s));
+        }
+    if (auto after = read_host_cpu(); after && host_cpu_before) {
+      res_.host_cpu = host_cpu_share(*host_cpu_before, *after, sysconf(_SC_CLK_TCK));
+      res_.host_cpu_window_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - host_cpu_start).count();
+    }
+    for (const auto& p : res_.facts.run_problems) ev_.on_log(LogLevel::error, dev_, p);
+  }
+
+  void run_test(const suites::TestSpec& spec, RunMonitor& monitor) {
     TestRecord t;
     t.id = spec.id;
     t.description = spec.description;
-    // What each workload's record adds to the device's: errors, mismatches, CPU, missing steady state.
-    auto account = [&](WorkloadRecord r, std::vector<WorkloadRecord>& into) {
-      if (r.result.stall_count)
-        ev.on_log(LogLevel::error, dev, fmt::format("{}: {} I/O{} past io_timeout{}", spec.id, r.result.stall_count, r.result.stall_count == 1 ? "" : "s",
-                                                    r.result.abandoned ? ", one never came back: the device's run stops" : ""));
-      if (!r.error.empty()) ev.on_log(LogLevel::error, dev, fmt::format("{}: {}", spec.id, r.error));
-      if (const auto& pauses = r.result.pauses; !pauses.empty()) {
-        double paused_s = 0;
-        for (const Pause& p : pauses) paused_s += p.dur_s;
-        const std::string why = fmt::format(
-            "diskvet itself did not run for {:.1f} s during {} ({}from {:.1f} s into it: its process stopped, its VM paused, or the host "
-            "starved it): the I/Os out then were not judged as stalls, and their latencies hold the pause",
-            paused_s, spec.id, pauses.size() == 1 ? "" : fmt::format("{} pauses, the first ", pauses.size()), pauses.front().at_s);
-        ev.on_log(LogLevel::warning, dev, why);
-        res.facts.mark_inconclusive(why);
-      }
-      res.facts.io_errors += r.result.io_errors;
-      if (r.result.io_errors) {
-        // The run goes on (the next tests, the other devices); the device FAILs naming its first error.
-        std::vector<DeviceIoError> these;
-        keep_first_io_errors(these, spec.id, r.result, target.info().logical_block_size);
-        for (const auto& e : these)
-          if (res.first_io_errors.size() < kMaxDeviceIoErrors) res.first_io_errors.push_back(e);
-        if (res.facts.io_error_detail.empty() && !res.first_io_errors.empty()) res.facts.io_error_detail = describe_io_error(res.first_io_errors.front());
-        ev.on_log(LogLevel::error, dev, fmt::format("{} I/O error{}{}", r.result.io_errors, r.result.io_errors == 1 ? "" : "s",
-                                                    these.empty() ? "" : ", first: " + describe_io_error(these.front())));
-      }
-      if (r.result.verify.mismatches) {
-        if (res.verify.mismatches == 0) {
-          const BlockMismatch& m = r.result.verify.first.front();
-          res.facts.verify_detail = fmt::format("{} at LBA {} in {}: {}", to_string(m.kind), m.expected.lba, spec.id, describe_mismatch(m));
-        }
-        ev.on_log(LogLevel::error, dev, fmt::format("{}: {} new bad blocks, {} reads found bad blocks", spec.id, r.result.verify.bad_blocks,
-                                                    r.result.verify.mismatches));
-      }
-      res.verify.merge(r.result.verify);
-      res.job_cpu_s += r.result.usr_cpu_s + r.result.sys_cpu_s;
-      res.facts.verify_mismatches = res.verify.mismatches;
-      res.facts.verify_bad_blocks = res.verify.bad_blocks;
-      res.facts.verified_blocks = res.verify.blocks_verified;
-      if (r.steady_required && !(r.steady_state && r.steady_state->attained) && r.ran) {
-        res.facts.required_missing = true;
-        if (res.facts.required_missing_reason.empty())
-          res.facts.required_missing_reason = fmt::format("{}: steady state required and not attained", spec.id);
-      }
-      into.push_back(std::move(r));
-    };
     auto refuse_write = [&](const runner::Workload& w) {
       WorkloadRecord r;
       r.workload = w;
@@ -376,115 +368,172 @@ DeviceResult run_device(DevicePlan& d, const suites::Suite& suite, const RunOpti
     };
     if (spec.matrix) {
       // Every cell in every round: one unit, steady state decided on the tracked cell.
-      WorkloadContext c{target, region, suite, spec, 0, d.rate_cap_iops, opt.duration_s, ev, dev, opt.stop, verify.get(), &res.watchdog, &seeds, &res.bytes_sent,
-                        &d.fast_path, &res.passthrough_bytes_sent, hooks.sampler_clock};
-      if (!writable) {
+      if (!writable_) {
         for (const auto& w : spec.workloads) refuse_write(w);
       } else {
+        WorkloadContext c = context(suite_, spec, 0, &d_.fast_path);
         MatrixRecord mx;
         monitor.workload_starting();
         std::vector<WorkloadRecord> cells = run_matrix_test(c, mx);
         for (auto& r : cells) {
           monitor.workload_done(spec.id, r);
-          account(std::move(r), t.workloads);
+          account(spec, std::move(r), t.workloads);
         }
         t.matrix = std::move(mx);
       }
     }
-    for (size_t i = 0; !spec.matrix && i < spec.workloads.size() && !stopped() && !res.watchdog.abandoned; ++i) {
-      if (writes(spec.workloads[i].rw) && !writable) {
+    for (size_t i = 0; !spec.matrix && i < spec.workloads.size() && !stopped() && !res_.watchdog.abandoned; ++i) {
+      if (writes(spec.workloads[i].rw) && !writable_) {
         refuse_write(spec.workloads[i]);
         continue;
       }
-      WorkloadContext c{target, region, suite, spec, i, d.rate_cap_iops, opt.duration_s, ev, dev, opt.stop, verify.get(), &res.watchdog, &seeds, &res.bytes_sent,
-                        &d.fast_path, &res.passthrough_bytes_sent, hooks.sampler_clock};
+      WorkloadContext c = context(suite_, spec, i, &d_.fast_path);
       monitor.workload_starting();
       WorkloadRecord r = run_test_workload(c);
       monitor.workload_done(spec.id, r);
-      account(std::move(r), t.workloads);
+      account(spec, std::move(r), t.workloads);
     }
-    // The first test once more on the block path, where the fast path changed how it ran: the two
-    // side by side in the report (never judged; errors, stalls and mismatches count as anywhere).
-    if (&spec == &suite.tests.front() && d.fast_path.asked && suite.fast_path.compare_block_path && !spec.matrix) {
-      suites::Suite plain = suite;  // one window each: warmup and steady state were the fast path's
-      plain.warmup.enabled = false;
-      plain.steady_state.enabled = false;
-      for (size_t i = 0; i < spec.workloads.size() && !stopped() && !res.watchdog.abandoned; ++i) {
-        const Workload& asked = spec.workloads[i];
-        const Workload fast = apply_fast_path(asked, d.fast_path, target.info());
-        if ((writes(asked.rw) && !writable) || (fast.engine == asked.engine && fast.hipri == asked.hipri)) continue;
-        ev.on_log(LogLevel::info, dev, fmt::format("{}: {} once more on the block path, beside the fast path", spec.id, describe(asked)));
-        WorkloadContext c{target, region, plain, spec, i, d.rate_cap_iops, opt.duration_s, ev, dev, opt.stop, verify.get(), &res.watchdog, &seeds, &res.bytes_sent,
-                          nullptr, &res.passthrough_bytes_sent, hooks.sampler_clock};
-        account(run_test_workload(c), t.block_path);
+    if (&spec == &suite_.tests.front() && d_.fast_path.asked && suite_.fast_path.compare_block_path && !spec.matrix) run_on_block_path(spec, t);
+    judge(spec, t);
+  }
+
+  // The first test once more on the block path, where the fast path changed how it ran: the two
+  // side by side in the report (never judged; errors, stalls and mismatches count as anywhere).
+  void run_on_block_path(const suites::TestSpec& spec, TestRecord& t) {
+    suites::Suite plain = suite_;  // one window each: warmup and steady state were the fast path's
+    plain.warmup.enabled = false;
+    plain.steady_state.enabled = false;
+    for (size_t i = 0; i < spec.workloads.size() && !stopped() && !res_.watchdog.abandoned; ++i) {
+      const Workload& asked = spec.workloads[i];
+      const Workload fast = apply_fast_path(asked, d_.fast_path, target_.info());
+      if ((writes(asked.rw) && !writable_) || (fast.engine == asked.engine && fast.hipri == asked.hipri)) continue;
+      ev_.on_log(LogLevel::info, dev_, fmt::format("{}: {} once more on the block path, beside the fast path", spec.id, describe(asked)));
+      WorkloadContext c = context(plain, spec, i, nullptr);
+      account(spec, run_test_workload(c), t.block_path);
+    }
+  }
+
+  // What each workload's record adds to the device's: errors, mismatches, CPU, pauses, missing steady state.
+  void account(const suites::TestSpec& spec, WorkloadRecord r, std::vector<WorkloadRecord>& into) {
+    if (r.result.stall_count)
+      ev_.on_log(LogLevel::error, dev_, fmt::format("{}: {} I/O{} past io_timeout{}", spec.id, r.result.stall_count, r.result.stall_count == 1 ? "" : "s",
+                                                    r.result.abandoned ? ", one never came back: the device's run stops" : ""));
+    if (!r.error.empty()) ev_.on_log(LogLevel::error, dev_, fmt::format("{}: {}", spec.id, r.error));
+    if (const auto& pauses = r.result.pauses; !pauses.empty()) {
+      double paused_s = 0;
+      for (const Pause& p : pauses) paused_s += p.dur_s;
+      const std::string why = fmt::format(
+          "diskvet itself did not run for {:.1f} s during {} ({}from {:.1f} s into it: its process stopped, its VM paused, or the host "
+          "starved it): the I/Os out then were not judged as stalls, and their latencies hold the pause",
+          paused_s, spec.id, pauses.size() == 1 ? "" : fmt::format("{} pauses, the first ", pauses.size()), pauses.front().at_s);
+      ev_.on_log(LogLevel::warning, dev_, why);
+      res_.facts.mark_inconclusive(why);
+    }
+    res_.facts.io_errors += r.result.io_errors;
+    if (r.result.io_errors) {
+      // The run goes on (the next tests, the other devices); the device FAILs naming its first error.
+      std::vector<DeviceIoError> these;
+      keep_first_io_errors(these, spec.id, r.result, target_.info().logical_block_size);
+      for (const auto& e : these)
+        if (res_.first_io_errors.size() < kMaxDeviceIoErrors) res_.first_io_errors.push_back(e);
+      if (res_.facts.io_error_detail.empty() && !res_.first_io_errors.empty()) res_.facts.io_error_detail = describe_io_error(res_.first_io_errors.front());
+      ev_.on_log(LogLevel::error, dev_, fmt::format("{} I/O error{}{}", r.result.io_errors, r.result.io_errors == 1 ? "" : "s",
+                                                    these.empty() ? "" : ", first: " + describe_io_error(these.front())));
+    }
+    if (r.result.verify.mismatches) {
+      if (res_.verify.mismatches == 0) {
+        const BlockMismatch& m = r.result.verify.first.front();
+        res_.facts.verify_detail = fmt::format("{} at LBA {} in {}: {}", to_string(m.kind), m.expected.lba, spec.id, describe_mismatch(m));
       }
+      ev_.on_log(LogLevel::error, dev_, fmt::format("{}: {} new bad blocks, {} reads found bad blocks", spec.id, r.result.verify.bad_blocks,
+                                                    r.result.verify.mismatches));
     }
-    ev.on_phase(PhaseEvent{dev, Phase::verdict, spec.id, -1, ""});
+    res_.verify.merge(r.result.verify);
+    res_.job_cpu_s += r.result.usr_cpu_s + r.result.sys_cpu_s;
+    res_.facts.verify_mismatches = res_.verify.mismatches;
+    res_.facts.verify_bad_blocks = res_.verify.bad_blocks;
+    res_.facts.verified_blocks = res_.verify.blocks_verified;
+    if (r.steady_required && !(r.steady_state && r.steady_state->attained) && r.ran) {
+      res_.facts.required_missing = true;
+      if (res_.facts.required_missing_reason.empty())
+        res_.facts.required_missing_reason = fmt::format("{}: steady state required and not attained", spec.id);
+    }
+    into.push_back(std::move(r));
+  }
+
+  void judge(const suites::TestSpec& spec, TestRecord& t) {
+    ev_.on_phase(PhaseEvent{dev_, Phase::verdict, spec.id, -1, ""});
     const suites::TestLimits* limits = nullptr;
-    if (profile)
-      for (const auto& tl : profile->tests)
+    if (profile_)
+      for (const auto& tl : profile_->tests)
         if (tl.test_id == spec.id) limits = &tl;
-    res.progress.push_back(test_progress(t, spec, region.size_bytes));
-    t.verdicts = judge_test(t, limits, trust);
+    const std::string no_limits_reason = opt_.measurement_only ? "measurement only (--profile none)"
+                                         : profile_            ? fmt::format("profile {} sets no limits for this test", profile_->name)
+                                                               : "no profile: " + d_.profile_reason;
+    res_.progress.push_back(test_progress(t, spec, region_.size_bytes));
+    t.verdicts = judge_test(t, limits, trust_);
     t.verdict = rollup_test(t, limits, no_limits_reason);
-    for (const auto& v : t.verdicts) ev.on_verdict(dev, v);
-    test_rollups.push_back(t.verdict);
-    res.tests.push_back(std::move(t));
+    for (const auto& v : t.verdicts) ev_.on_verdict(dev_, v);
+    test_rollups_.push_back(t.verdict);
+    res_.tests.push_back(std::move(t));
   }
 
-  for (size_t i = res.tests.size(); i < suite.tests.size(); ++i) res.progress.push_back(suite.tests[i].id + ": not started");
-
-  ev.on_phase(PhaseEvent{dev, Phase::health_after, "", -1, ""});
-  monitor.finish(res);
-  res.kernel_log = kernel_log.finish();
-  const std::optional<uint64_t> max_stalls = profile ? profile->burnin.max_stalls : std::nullopt;
-  for (auto& p : watchdog_problems(res.watchdog, max_stalls, res.kernel_log)) res.facts.run_problems.push_back(std::move(p));
-  // Stalls beyond what the profile allows fail the device, and each test they happened in shows FAIL
-  // too: a test whose I/O hung never reads PASS on the page, whatever its numbers.
-  if (res.watchdog.stall_count > max_stalls.value_or(0))
-    for (auto& t : res.tests)
-      if (auto it = res.watchdog.stalls_by_test.find(t.id); it != res.watchdog.stalls_by_test.end()) {
-        t.verdict.status = std::max(t.verdict.status, VerdictStatus::fail);
-        t.verdict.reasons.push_back(fmt::format("{}: {} I/O{} out longer than io_timeout {} s", t.id, it->second, it->second == 1 ? "" : "s",
-                                                res.watchdog.io_timeout_s));
+  // Health after the run against before (new media errors, error-log entries, throttling, counters,
+  // the write accounting), whether it completed, and the device's verdict.
+  DeviceResult finish() {
+    if (hooks_.read_health) res_.health_after = hooks_.read_health(d_.device);
+    add_health_facts(res_.facts, res_.health_before, "before the run");
+    add_health_facts(res_.facts, res_.health_after, "after the run");
+    if (res_.health_before && res_.health_after) {
+      devices::HealthDelta delta = devices::health_delta(*res_.health_before, *res_.health_after);
+      for (const auto& p : delta.problems) {
+        res_.facts.unhealthy = true;
+        res_.facts.health_problems.push_back(p + " (during the run)");
       }
-  if (auto after = read_host_cpu(); after && host_cpu_before) {
-    res.host_cpu = host_cpu_share(*host_cpu_before, *after, sysconf(_SC_CLK_TCK));
-    res.host_cpu_window_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - host_cpu_start).count();
-  }
-  for (const auto& p : res.facts.run_problems) ev.on_log(LogLevel::error, dev, p);
-  if (hooks.read_health) res.health_after = hooks.read_health(d.device);
-  add_health_facts(res.facts, res.health_before, "before the run");
-  add_health_facts(res.facts, res.health_after, "after the run");
-  if (res.health_before && res.health_after) {
-    // New media errors, error-log entries or thermal throttling during the run fail the device too.
-    devices::HealthDelta delta = devices::health_delta(*res.health_before, *res.health_after);
-    for (const auto& p : delta.problems) {
-      res.facts.unhealthy = true;
-      res.facts.health_problems.push_back(p + " (during the run)");
+      if (!res_.watchdog.abandoned) judge_write_accounting(res_);
+      res_.error_log = devices::review_error_log(*res_.health_before, *res_.health_after);
+      if (res_.error_log)
+        for (const auto& p : res_.error_log->problems) {
+          res_.facts.unhealthy = true;
+          res_.facts.health_problems.push_back("error log: " + p + " (during the run)");
+        }
+      judge_smart_counters(res_);
+      judge_smart_logs(res_);
+      res_.write_amplification = devices::write_amplification(*res_.health_before, *res_.health_after);
     }
+    res_.completed = !stopped() && !res_.watchdog.abandoned && res_.tests.size() == suite_.tests.size();
+    if (!res_.completed) {
+      res_.facts.aborted = true;
+      res_.facts.error = res_.watchdog.abandoned ? res_.watchdog.abandon_detail : "interrupted";
+    }
+    res_.verdict = rollup_device(test_rollups_, res_.facts);
+    res_.finished = utc_now_iso8601();
+    ev_.on_device_verdict(DeviceVerdictEvent{dev_, res_.verdict});
+    return std::move(res_);
   }
-  if (res.health_before && res.health_after && !res.watchdog.abandoned) judge_write_accounting(res);
-  if (res.health_before && res.health_after) {
-    res.error_log = devices::review_error_log(*res.health_before, *res.health_after);
-    if (res.error_log)
-      for (const auto& p : res.error_log->problems) {
-        res.facts.unhealthy = true;
-        res.facts.health_problems.push_back("error log: " + p + " (during the run)");
-      }
-    judge_smart_counters(res);
-    judge_smart_logs(res);
-    res.write_amplification = devices::write_amplification(*res.health_before, *res.health_after);
-  }
-  res.completed = !stopped() && !res.watchdog.abandoned && res.tests.size() == suite.tests.size();
-  if (!res.completed) {
-    res.facts.aborted = true;
-    res.facts.error = res.watchdog.abandoned ? res.watchdog.abandon_detail : "interrupted";
-  }
-  res.verdict = rollup_device(test_rollups, res.facts);
-  res.finished = utc_now_iso8601();
-  ev.on_device_verdict(DeviceVerdictEvent{dev, res.verdict});
-  return res;
+
+  DevicePlan& d_;
+  const suites::Suite& suite_;
+  const RunOptions& opt_;
+  const RunHooks& hooks_;
+  RunEvents& ev_;
+  const std::string& dev_;
+  const Target& target_;
+  const bool writable_;
+  SeedSequence seeds_;  // one per engine run on this device, in the order they run
+  const Region region_;
+  const suites::Profile* profile_;
+  DeviceResult res_;
+  std::unique_ptr<VerifyState> verify_;
+  std::vector<Rollup> test_rollups_;
+  TrustFacts trust_;
+};
+
+}  // namespace
+
+DeviceResult run_device(DevicePlan& d, const suites::Suite& suite, const RunOptions& opt, const RunHooks& hooks, RunEvents& ev,
+                        const std::optional<devices::SelfTestOutcome>& self_test_before) {
+  return DeviceRun(d, suite, opt, hooks, ev).run(self_test_before);
 }
 
 }  // namespace diskvet::runner
