@@ -5,6 +5,7 @@
 vm_here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 : "${VM_IMAGE_DIR:?VM_IMAGE_DIR must name the directory image/build.sh wrote (ctest sets it)}"
 VM_MEM_MB=${VM_MEM_MB:-256}
+# VM_SMP: the guest's CPUs (1 for the tests; tests/bench/vm_vs_fio.sh --smp may give more).
 # The kernel command line every direct kernel boot starts with. no_timer_check: on a host whose cores
 # are busy the emulated timer can miss the kernel's early check of its interrupt, and the guest
 # panicked at boot ("IO-APIC + timer doesn't work!"); the check only guards against broken hardware.
@@ -90,7 +91,7 @@ vm_data_disk() {
 }
 
 vm_qemu_base() {
-  echo qemu-system-x86_64 -accel tcg -m "$VM_MEM_MB" -smp 1 -no-reboot -display none -monitor none \
+  echo qemu-system-x86_64 -accel tcg -m "$VM_MEM_MB" -smp "${VM_SMP:-1}" -no-reboot -display none -monitor none \
     -serial "file:$vm_log" -smbios type=1,serial=DVLAB-0001
 }
 
