@@ -172,7 +172,10 @@ class DeviceRun {
  public:
   DeviceRun(DevicePlan& d, const suites::Suite& suite, const RunOptions& opt, const RunHooks& hooks, RunEvents& ev)
       : d_(d), suite_(suite), opt_(opt), hooks_(hooks), ev_(ev), dev_(d.device.path), target_(d.target), writable_(d.target.writable()),
-        seeds_(d.seed), region_(tested_region(d.target.info().size_bytes, suite)), profile_(d.profile ? &*d.profile : nullptr) {}
+        seeds_(d.seed), region_(tested_region(d.target.info().size_bytes, suite)), profile_(d.profile ? &*d.profile : nullptr),
+        no_limits_reason_(opt.measurement_only ? "measurement only (--profile none)"
+                          : profile_           ? fmt::format("profile {} sets no limits for this test", profile_->name)
+                                               : "no profile: " + d.profile_reason) {}
 
   DeviceResult run(const std::optional<devices::SelfTestOutcome>& self_test_before) {
     start();
@@ -467,12 +470,9 @@ class DeviceRun {
     if (profile_)
       for (const auto& tl : profile_->tests)
         if (tl.test_id == spec.id) limits = &tl;
-    const std::string no_limits_reason = opt_.measurement_only ? "measurement only (--profile none)"
-                                         : profile_            ? fmt::format("profile {} sets no limits for this test", profile_->name)
-                                                               : "no profile: " + d_.profile_reason;
     res_.progress.push_back(test_progress(t, spec, region_.size_bytes));
     t.verdicts = judge_test(t, limits, trust_);
-    t.verdict = rollup_test(t, limits, no_limits_reason);
+    t.verdict = rollup_test(t, limits, no_limits_reason_);
     for (const auto& v : t.verdicts) ev_.on_verdict(dev_, v);
     test_rollups_.push_back(t.verdict);
     res_.tests.push_back(std::move(t));
@@ -523,6 +523,7 @@ class DeviceRun {
   SeedSequence seeds_;  // one per engine run on this device, in the order they run
   const Region region_;
   const suites::Profile* profile_;
+  const std::string no_limits_reason_;  // why a test without limits is not judged
   DeviceResult res_;
   std::unique_ptr<VerifyState> verify_;
   std::vector<Rollup> test_rollups_;

@@ -16,9 +16,11 @@ bench=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$bench/../.." && pwd)
 export VM_IMAGE_DIR=${VM_IMAGE_DIR:-$top/build/image}
 rounds=5 runtime=3 smp=1 nvme_opts=""
-# Depth 1 and 8: at depth 32 QEMU 7.2's emulated NVMe under TCG stalled both tools (diskvet's
-# watchdog abandoned its reads after 60 s; fio did 0.5 IOPS), a limit of the lab, not of the tools.
-only=randread-4k-qd1,randread-4k-qd8,cmd-randread-4k-qd1,cmd-randread-4k-qd8,randread-4k-qd1-hipri,randread-4k-qd8-hipri,cmd-randread-4k-qd1-hipri,cmd-randread-4k-qd8-hipri
+# Depth 1: at depth 8 and 32 QEMU 7.2's emulated NVMe under TCG lost commands of both tools (diskvet's
+# watchdog abandoned its reads after 60 s; fio's came back aborted, or at 0.5 IOPS), and afterwards
+# the controller did not answer even at depth 1 until the guest rebooted: a limit of the lab, not of
+# the tools. --only with the -qd8 cases asks for them anyway.
+only=randread-4k-qd1,cmd-randread-4k-qd1,randread-4k-qd1-hipri,cmd-randread-4k-qd1-hipri
 while [ $# -gt 0 ]; do
   case $1 in
     --rounds) rounds=$2; shift 2 ;;

@@ -62,8 +62,8 @@ CASES = [
     # NVMe passthrough: diskvet --engine io_uring_cmd against fio's io_uring_cmd (cmd_type=nvme).
     ("cmd-randread-4k-qd1", "randread", "4k", 1, 1, []),
     ("cmd-randread-4k-qd32", "randread", "4k", 32, 1, []),
-    # Depth 8: the VM lab's emulated NVMe (QEMU 7.2, TCG) stalls both tools at depth 32
-    # (docs/benchmarks.md), so tests/bench/vm_vs_fio.sh measures depth at 8.
+    # Depth 8 on an NVMe drive. Not in the VM lab by default: its emulated NVMe (QEMU 7.2, TCG)
+    # loses commands at depth 8 and 32, with both tools (docs/benchmarks.md).
     ("randread-4k-qd8", "randread", "4k", 8, 1, []),
     ("cmd-randread-4k-qd8", "randread", "4k", 8, 1, []),
     ("cmd-randread-4k-qd8-hipri", "randread", "4k", 8, 1, ["--hipri"]),
@@ -80,9 +80,13 @@ CASES = [
 ]
 
 
-def run(cmd):
-    out = subprocess.run(cmd, check=True, capture_output=True, text=True).stdout
+def tool_json(out):
+    """A tool's JSON report from its output (anything printed before the first brace skipped)."""
     return json.loads(out[out.index("{"):])
+
+
+def run(cmd):
+    return tool_json(subprocess.run(cmd, check=True, capture_output=True, text=True).stdout)
 
 
 def block_stat_path(target):
@@ -97,7 +101,8 @@ def block_stat_path(target):
 
 
 def read_block_stat(path):
-    """(ios, ms) summed over reads and writes (Documentation/block/stat.rst: fields 1, 4, 5, 8)."""
+    """(ios, ms) summed over reads and writes (Documentation/block/stat.rst: fields 1, 4, 5, 8), from
+    a block device's stat file or a copy of one."""
     f = [int(x) for x in open(path).read().split()]
     return f[0] + f[4], f[3] + f[7]
 
@@ -262,7 +267,7 @@ def emit_script(args, out):
                 cmd = " ".join(shlex.quote(a) for a in tools[t])
                 lines.append(f'echo "BENCH {case[0]} {t} round {r}"')
                 lines.append(f'cat /sys/block/{dev}/stat > {base}.stat0"')
-                lines.append(f'{cmd} > {base}.json" 2> {base}.err" || echo "BENCH FAILED {case[0]} {t} round {r}: $(tail -n 3 {base}.err")"')
+                lines.append(f'{cmd} > {base}.json" 2> {base}.err" || {{ echo "BENCH FAILED {case[0]} {t} round {r}: $(tail -n 3 {base}.err")"; : > {base}.failed"; }}')
                 lines.append(f'cat /sys/block/{dev}/stat > {base}.stat1"')
     lines.append('echo "BENCH done"')
     out.write("\n".join(lines) + "\n")
@@ -278,15 +283,17 @@ def from_dir(args):
             samples[t] = []
             for r in range(args.rounds):
                 base = os.path.join(args.from_dir, f"{case[0]}.{t}.{r}")
+                if os.path.exists(base + ".failed"):  # as a failed run stops the local one: no figures
+                    missing.append(f"{t} round {r} (failed)")
+                    continue
                 try:
-                    text = open(base + ".json").read()
-                    s = summarize(json.loads(text[text.index("{"):])["jobs"][0], args.runtime)
+                    with open(base + ".json") as fh:
+                        s = summarize(tool_json(fh.read())["jobs"][0], args.runtime)
                 except (OSError, ValueError, KeyError):
                     missing.append(f"{t} round {r}")
                     continue
                 if kernel_counts(case):
-                    stats = [[int(x) for x in open(base + e).read().split()] for e in (".stat0", ".stat1")]
-                    kernel_share(s, *((st[0] + st[4], st[3] + st[7]) for st in stats))
+                    kernel_share(s, read_block_stat(base + ".stat0"), read_block_stat(base + ".stat1"))
                 samples[t].append(s)
         if missing:
             print(f"{case[0]:<26} left out: no result for {', '.join(missing)}", flush=True)
@@ -297,6 +304,13 @@ def from_dir(args):
         results[case[0]] = {"median": med, "samples": samples}
         print(line, flush=True)
     return results
+
+
+def save(results, path):
+    """The raw figures to --json, when given."""
+    if path:
+        with open(path, "w") as fh:
+            json.dump(results, fh, indent=1)
 
 
 def main():
@@ -319,9 +333,7 @@ def main():
                 emit_script(args, fh)
             return 0
         results = from_dir(args)
-        if args.json:
-            with open(args.json, "w") as fh:
-                json.dump(results, fh, indent=1)
+        save(results, args.json)
         return 0 if results else 1
 
     made = None
@@ -349,9 +361,7 @@ def main():
             med, line = report_case(case, samples)
             results[case[0]] = {"median": med, "samples": samples}
             print(line, flush=True)
-        if args.json:
-            with open(args.json, "w") as fh:
-                json.dump(results, fh, indent=1)
+        save(results, args.json)
     finally:
         if made:
             subprocess.run(["losetup", "-d", made[0]])

@@ -59,7 +59,8 @@ step cmd-write diskvet io --filename "$ng" --engine io_uring_cmd $write8m
 echo "PASSTHRU sum cmd-write $(sum)"
 # Depth 1: QEMU 7.2's emulated NVMe under TCG loses commands at depth (tests/bench/vm_vs_fio.sh at
 # depth 8: diskvet's and fio's reads alike timed out in the guest's kernel and came back aborted,
-# EINTR through passthrough), rarely in 512 reads, but enough to fail this test once in a clean run.
+# EINTR through passthrough). It is rare in 512 reads, and the likely cause of the one clean run this
+# test failed, whose output was lost.
 read2m="--rw randread --bs 4k --iodepth 1 --size 8m --io-size 2m --runtime 120s --json"
 # shellcheck disable=SC2086
 counted cmd-read diskvet io --filename "$a" --engine io_uring_cmd $read2m
