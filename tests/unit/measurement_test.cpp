@@ -1,5 +1,5 @@
 // What a pause of diskvet itself explains (runner/io/measurement.hpp): a stall is the device's only
-// for the time it was out while diskvet ran.
+// for the time it was out while diskvet ran; and the length of a ramp's buckets (ramp_bucket_s).
 #include "runner/io/measurement.hpp"
 
 #include <gtest/gtest.h>
@@ -32,6 +32,15 @@ TEST(PausedStalls, WithoutAPauseEveryStallStandsAndTwoPausesAddUp) {
   // Out 50 s, of which 2 x 10 s paused: 30 s the device's, within the timeout.
   EXPECT_EQ(excuse_paused_stalls(stalls, {{5, 10}, {20, 10}}, 30), 1u);
   EXPECT_TRUE(stalls.empty());
+}
+
+TEST(RampReport, RampBucketsAreTheIntervalOrCoarserSoARampHoldsAtMostFourHundred) {
+  EXPECT_DOUBLE_EQ(ramp_bucket_s(15, 1), 1);
+  EXPECT_DOUBLE_EQ(ramp_bucket_s(31 * 60, 1), 5);  // 372 buckets
+  EXPECT_DOUBLE_EQ(ramp_bucket_s(3600, 1), 10);
+  EXPECT_DOUBLE_EQ(ramp_bucket_s(10, 0.05), 0.05);
+  EXPECT_DOUBLE_EQ(ramp_bucket_s(100, 0.05), 0.5);
+  EXPECT_LE(31 * 60 / ramp_bucket_s(31 * 60, 1), kMaxRampSamples);
 }
 
 }  // namespace

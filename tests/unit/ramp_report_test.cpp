@@ -1,6 +1,6 @@
 // A workload's ramp series and its burst-then-baseline step in the report: the JSON add_ramp_and_burst
 // writes from a measurement, and the line of the text report and the marked IOPS plot of the HTML
-// page that read it; and the ramp's bucket length.
+// page that read it.
 #include <gtest/gtest.h>
 
 #include "runner/report/ramp_json.hpp"
@@ -86,13 +86,4 @@ TEST(RampReport, TheTextSaysTheStepAndThePageDrawsTheRampWithTheStepMarked) {
   // The IOPS plot holds the ramp's 15 samples before the measured ones.
   const std::string points = "data-plot=\"timeline-iops\" data-points=\"" + std::to_string(15 + measured) + "\"";
   EXPECT_NE(html.find(points), std::string::npos) << points;
-}
-
-TEST(RampReport, RampBucketsAreTheIntervalOrCoarserSoARampHoldsAtMostFourHundred) {
-  EXPECT_DOUBLE_EQ(ramp_bucket_s(15, 1), 1);
-  EXPECT_DOUBLE_EQ(ramp_bucket_s(31 * 60, 1), 5);  // 372 buckets
-  EXPECT_DOUBLE_EQ(ramp_bucket_s(3600, 1), 10);
-  EXPECT_DOUBLE_EQ(ramp_bucket_s(10, 0.05), 0.05);
-  EXPECT_DOUBLE_EQ(ramp_bucket_s(100, 0.05), 0.5);
-  EXPECT_LE(31 * 60 / ramp_bucket_s(31 * 60, 1), kMaxRampSamples);
 }
