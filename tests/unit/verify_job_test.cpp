@@ -1,10 +1,12 @@
 // The job loop with verification on, over a memory backend: clean passes raise no alarm, damage
-// done behind the loop's back between phases is found at the right LBAs, a lost write is stale.
+// done behind the loop's back between phases is found at the right LBAs, a lost write is stale; and
+// the set of blocks in flight that keeps a read off a block being written.
 #include "runner/io/verify_job.hpp"
 
 #include <gtest/gtest.h>
 
 #include <cstring>
+#include <random>
 #include <set>
 
 #include "memory_backend.hpp"
@@ -157,4 +159,24 @@ TEST(VerifyingJob, TwoBadBlocksReadManyTimesAreTwoBlocksFoundByManyReads) {
   EXPECT_EQ(total.bad_blocks, 2u) << "each bad block counts once, over every phase of the device's run";
   EXPECT_EQ(lbas(total), (std::set<uint64_t>{9 * 8, 130 * 8}));
   EXPECT_EQ(total.first.size(), 2u) << "a known bad block is not listed again";
+}
+
+TEST(BusyBlocks, AgreesWithASetUnderRandomInsertsAndErases) {
+  BusyBlocks busy(16);
+  std::set<uint64_t> model;
+  std::mt19937_64 rng(5);
+  for (int i = 0; i < 200000; ++i) {
+    uint64_t b = rng() % 97;
+    if (model.size() < 16 && rng() % 2) {
+      EXPECT_EQ(busy.insert(b), model.insert(b).second);
+    } else if (!model.empty()) {
+      auto it = model.lower_bound(b);
+      if (it == model.end()) it = model.begin();
+      busy.erase(*it);
+      EXPECT_TRUE(busy.insert(*it)) << "an erased block is free again";
+      busy.erase(*it);
+      model.erase(it);
+    }
+    for (uint64_t x : model) ASSERT_FALSE(busy.insert(x)) << "lost block " << x << " at step " << i;
+  }
 }

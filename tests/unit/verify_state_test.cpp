@@ -6,7 +6,6 @@
 #include <gtest/gtest.h>
 
 #include <cstring>
-#include <random>
 #include <set>
 
 #include "memory_backend.hpp"
@@ -166,26 +165,6 @@ TEST(VerifyLayout, ARunThatVerifiedNothingReportsNoState) {
   s.layout.blocks = 1000;
   s.layout.bs_bytes = 4096;
   EXPECT_FALSE(verify_json(s).contains("state"));
-}
-
-TEST(BusyBlocks, AgreesWithASetUnderRandomInsertsAndErases) {
-  BusyBlocks busy(16);
-  std::set<uint64_t> model;
-  std::mt19937_64 rng(5);
-  for (int i = 0; i < 200000; ++i) {
-    uint64_t b = rng() % 97;
-    if (model.size() < 16 && rng() % 2) {
-      EXPECT_EQ(busy.insert(b), model.insert(b).second);
-    } else if (!model.empty()) {
-      auto it = model.lower_bound(b);
-      if (it == model.end()) it = model.begin();
-      busy.erase(*it);
-      EXPECT_TRUE(busy.insert(*it)) << "an erased block is free again";
-      busy.erase(*it);
-      model.erase(it);
-    }
-    for (uint64_t x : model) ASSERT_FALSE(busy.insert(x)) << "lost block " << x << " at step " << i;
-  }
 }
 
 TEST(RegionalVerify, ACleanDeviceRaisesNoAlarmOverManyPassesOfMixedLoad) {
