@@ -1,12 +1,16 @@
-// Verification blocks and crc32c: a written block checks clean, and each kind of damage is named.
+// Verification blocks and crc32c: a written block checks clean, and each kind of damage is named;
+// no two (block, generation) pairs carry the same bytes.
 #include "runner/verify/verify_block.hpp"
 
 #include <gtest/gtest.h>
 
 #include <cstring>
+#include <set>
+#include <string>
 #include <vector>
 
 #include "runner/io/rng.hpp"
+#include "runner/verify/crc32c.hpp"
 
 using namespace diskvet::runner;
 
@@ -145,4 +149,22 @@ TEST(VerifyBlock, ZerosAreAnUnwrittenBlockAndAnotherSeedIsForeign) {
   other_run.seed = 43;
   fill_block(b.block, other_run, best_crc32c());
   EXPECT_EQ(explain_mismatch(b.block, id_for(8, 1), 0, best_crc32c(), b.scratch).kind, MismatchKind::foreign);
+}
+
+TEST(WriteData, VerificationBlocksStayUniquePerBlockAndGeneration) {
+  // Verifying writes carry the verifier's blocks, not the write-data pattern: each names its LBA
+  // and generation, so no two (block, generation) pairs ever carry the same bytes.
+  const Crc32cFn crc = best_crc32c();
+  std::vector<std::byte> buf(4096);
+  std::set<std::string> seen;
+  for (uint64_t lba = 0; lba < 64; ++lba)
+    for (uint32_t gen = 1; gen <= 16; ++gen) {
+      BlockIdentity id{};
+      id.lba = lba;
+      id.generation = gen;
+      id.bs_bytes = 4096;
+      fill_block(buf.data(), id, crc);
+      seen.insert(std::string(reinterpret_cast<const char*>(buf.data()), buf.size()));
+    }
+  EXPECT_EQ(seen.size(), 64u * 16);
 }

@@ -1,5 +1,5 @@
 // Write data: unique per write by default; fio's buffer_compress_percentage and dedupe_percentage
-// reproduce an assumed data reduction. Verification blocks keep their own, unique format.
+// reproduce an assumed data reduction.
 #include "runner/io/write_data.hpp"
 
 #include <gtest/gtest.h>
@@ -12,8 +12,6 @@
 #include "run_job_harness.hpp"
 #include "runner/io/backend.hpp"
 #include "runner/io/job_loop.hpp"
-#include "runner/verify/crc32c.hpp"
-#include "runner/verify/verify_block.hpp"
 
 using namespace diskvet::runner;
 
@@ -111,22 +109,4 @@ TEST(WriteData, JobsWithDifferentSeedsWriteDifferentData) {
     seen.insert(block_of(b, buf));
   }
   EXPECT_EQ(seen.size(), 2000u);
-}
-
-TEST(WriteData, VerificationBlocksStayUniquePerBlockAndGeneration) {
-  // Verifying writes carry the verifier's blocks, not the write-data pattern: each names its LBA
-  // and generation, so no two (block, generation) pairs ever carry the same bytes.
-  const Crc32cFn crc = best_crc32c();
-  std::vector<std::byte> buf(4096);
-  std::set<std::string> seen;
-  for (uint64_t lba = 0; lba < 64; ++lba)
-    for (uint32_t gen = 1; gen <= 16; ++gen) {
-      BlockIdentity id{};
-      id.lba = lba;
-      id.generation = gen;
-      id.bs_bytes = 4096;
-      fill_block(buf.data(), id, crc);
-      seen.insert(std::string(reinterpret_cast<const char*>(buf.data()), buf.size()));
-    }
-  EXPECT_EQ(seen.size(), 64u * 16);
 }
