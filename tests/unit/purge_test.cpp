@@ -2,7 +2,6 @@
 // protection gate is never purged, and the NVMe purge is not even asked.
 #include "runner/run/purge.hpp"
 
-#include <fcntl.h>
 #include <unistd.h>
 
 #include <gtest/gtest.h>
@@ -10,9 +9,6 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
-
-#include "common/fd.hpp"
-#include "devices/nvme_purge.hpp"
 
 using namespace diskvet;
 using namespace diskvet::runner;
@@ -57,16 +53,6 @@ TEST(Purge, IsNotIssuedOnADeviceOpenedWithoutConsent) {
   EXPECT_TRUE(r.requested);
   EXPECT_EQ(r.method, "none");
   EXPECT_NE(r.detail.find("not opened for writing"), std::string::npos) << r.detail;
-}
-
-TEST(Purge, TheDevicesLibraryRefusesADescriptorWithoutWriteAccess) {
-  ScratchFile f;
-  UniqueFd fd(::open(f.path.c_str(), O_RDONLY | O_CLOEXEC));
-  ASSERT_TRUE(fd.valid());
-  devices::NvmePurgeOutcome o = devices::nvme_purge(fd.get(), f.path.string());
-  EXPECT_FALSE(o.method);
-  EXPECT_FALSE(o.ok);
-  EXPECT_NE(o.detail.find("not opened for writing through the protection gate"), std::string::npos) << o.detail;
 }
 
 TEST(Purge, TheHookRefusesATargetWithoutConsent) {

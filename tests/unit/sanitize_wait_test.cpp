@@ -1,10 +1,19 @@
-// Waiting out a sanitize on the Sanitize Status log: progress on the way, the end, a failure or
-// the time limit, each said in words. The log is scripted: no device.
+// The NVMe purge (devices/nvme_purge.hpp): waiting out a sanitize on the Sanitize Status log, progress
+// on the way, the end, a failure or the time limit, each said in words (the log is scripted: no
+// device); and a descriptor not opened for writing through the gate is refused before any command.
+#include "devices/nvme_purge.hpp"
+
+#include <fcntl.h>
+#include <unistd.h>
+
 #include <gtest/gtest.h>
 
 #include <deque>
+#include <filesystem>
+#include <fstream>
+#include <string>
 
-#include "devices/nvme_purge.hpp"
+#include "common/fd.hpp"
 
 namespace diskvet::devices {
 namespace {
@@ -60,3 +69,31 @@ TEST(SanitizeWait, SaysWhenTheLogCouldNeverBeRead) {
 
 }  // namespace
 }  // namespace diskvet::devices
+
+namespace diskvet {
+namespace {
+
+// A 1 MiB file on disk (not tmpfs: O_DIRECT), removed afterwards.
+struct ScratchFile {
+  std::filesystem::path path;
+  ScratchFile() {
+    path = std::filesystem::temp_directory_path() / ("diskvet-purge-test-" + std::to_string(::getpid()) + ".img");
+    if (std::filesystem::exists("/var/tmp")) path = std::filesystem::path("/var/tmp") / path.filename();
+    std::ofstream(path, std::ios::binary) << std::string(1 << 20, 'x');
+  }
+  ~ScratchFile() { std::filesystem::remove(path); }
+};
+
+}  // namespace
+
+TEST(Purge, TheDevicesLibraryRefusesADescriptorWithoutWriteAccess) {
+  ScratchFile f;
+  UniqueFd fd(::open(f.path.c_str(), O_RDONLY | O_CLOEXEC));
+  ASSERT_TRUE(fd.valid());
+  devices::NvmePurgeOutcome o = devices::nvme_purge(fd.get(), f.path.string());
+  EXPECT_FALSE(o.method);
+  EXPECT_FALSE(o.ok);
+  EXPECT_NE(o.detail.find("not opened for writing through the protection gate"), std::string::npos) << o.detail;
+}
+
+}  // namespace diskvet
