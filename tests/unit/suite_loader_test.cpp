@@ -382,3 +382,19 @@ TEST(SuiteLoader, RefusesAFifoOrADeviceAsASuiteFile) {
   ASSERT_FALSE(z.ok());
   EXPECT_NE(z.error().message().find("character device"), std::string::npos) << z.error().message();
 }
+
+TEST(CapacityProbeRun, TheShippedWritingSuitesProbeAddressesFirst) {
+  for (const char* name : {"quick", "acceptance", "burnin"}) {
+    auto s = suites::builtin_suite(name);
+    ASSERT_TRUE(s) << name;
+    EXPECT_TRUE(s->address_probe.enabled) << name;
+  }
+  auto s = suites::parse_suite(R"({"name": "x", "address_probe": {"enabled": true, "budget": "64m", "flush": "1g"},
+    "tests": [{"id": "r", "workloads": [{"rw": "randread", "bs": "4k", "runtime": "1s"}]}]})", "x.json");
+  ASSERT_TRUE(s) << s.error().message();
+  EXPECT_EQ(s->address_probe.budget_bytes, 64u << 20);
+  EXPECT_EQ(s->address_probe.flush_bytes, 1u << 30);
+  EXPECT_TRUE(suites::suite_writes(*s)) << "probing addresses writes: it needs consent";
+  EXPECT_FALSE(suites::parse_suite(R"({"name": "x", "address_probe": {"enabled": true, "budjet": "1m"},
+    "tests": [{"id": "r", "workloads": [{"rw": "randread", "bs": "4k", "runtime": "1s"}]}]})", "x.json"));
+}
