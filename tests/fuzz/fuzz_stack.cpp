@@ -14,7 +14,7 @@
 #include "devices/protection.hpp"
 #include "devices/stack_facts.hpp"
 #include "tests/fuzz/fuzz_check.hpp"
-#include "tests/unit/fake_sysfs.hpp"
+#include "tests/unit/support/fake_sysfs.hpp"
 
 namespace {
 

@@ -4,7 +4,7 @@
 #include <gtest/gtest.h>
 
 #include "devices/identity.hpp"
-#include "fake_sysfs.hpp"
+#include "tests/unit/support/fake_sysfs.hpp"
 
 namespace diskvet::devices {
 namespace {

@@ -4,7 +4,7 @@
 #include <gtest/gtest.h>
 #include <sys/sysmacros.h>
 
-#include "tests/unit/fake_sysfs.hpp"
+#include "tests/unit/support/fake_sysfs.hpp"
 
 using namespace diskvet::devices;
 

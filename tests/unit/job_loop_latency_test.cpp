@@ -4,8 +4,8 @@
 
 #include <deque>
 
-#include "run_job_harness.hpp"
 #include "runner/io/job_loop.hpp"
+#include "tests/unit/support/run_job_harness.hpp"
 
 using namespace diskvet::runner;
 

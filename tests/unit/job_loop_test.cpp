@@ -7,8 +7,8 @@
 #include <set>
 
 #include "recording_backend.hpp"
-#include "run_job_harness.hpp"
 #include "runner/io/engine.hpp"
+#include "tests/unit/support/run_job_harness.hpp"
 
 using namespace diskvet::runner;
 using diskvet::testing::RecordingBackend;

@@ -6,7 +6,7 @@
 
 #include <gtest/gtest.h>
 
-#include "tests/unit/fake_sysfs.hpp"
+#include "tests/unit/support/fake_sysfs.hpp"
 
 using namespace diskvet;
 using namespace diskvet::runner;

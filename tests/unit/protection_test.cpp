@@ -7,8 +7,8 @@
 
 #include "devices/discovery.hpp"
 #include "devices/host_state.hpp"
-#include "fake_sysfs.hpp"
 #include "fat_image.hpp"
+#include "tests/unit/support/fake_sysfs.hpp"
 
 namespace diskvet::devices {
 namespace {

@@ -9,7 +9,7 @@
 #include "devices/host_state.hpp"
 #include "devices/protection.hpp"
 #include "devices/stack_facts.hpp"
-#include "fake_sysfs.hpp"
+#include "tests/unit/support/fake_sysfs.hpp"
 
 namespace diskvet::devices {
 namespace {

@@ -3,7 +3,7 @@
 
 #include <gtest/gtest.h>
 
-#include "fake_sysfs.hpp"
+#include "tests/unit/support/fake_sysfs.hpp"
 
 namespace diskvet::devices {
 namespace {

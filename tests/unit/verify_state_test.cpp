@@ -8,10 +8,10 @@
 #include <cstring>
 #include <set>
 
-#include "memory_backend.hpp"
-#include "run_job_harness.hpp"
 #include "runner/io/job_loop.hpp"
 #include "runner/verify/verify_report.hpp"
+#include "tests/unit/support/memory_backend.hpp"
+#include "tests/unit/support/run_job_harness.hpp"
 
 using namespace diskvet::runner;
 using diskvet::testing::MemoryBackend;

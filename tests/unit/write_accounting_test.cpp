@@ -7,7 +7,7 @@
 
 #include "devices/disk_stats.hpp"
 #include "devices/smartctl.hpp"
-#include "tests/unit/fake_sysfs.hpp"
+#include "tests/unit/support/fake_sysfs.hpp"
 
 namespace diskvet::devices {
 namespace {

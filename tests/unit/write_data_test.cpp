@@ -9,9 +9,9 @@
 #include <string>
 #include <vector>
 
-#include "run_job_harness.hpp"
 #include "runner/io/backend.hpp"
 #include "runner/io/job_loop.hpp"
+#include "tests/unit/support/run_job_harness.hpp"
 
 using namespace diskvet::runner;
 
