@@ -7,7 +7,7 @@
 
 #include "devices/discovery.hpp"
 #include "devices/host_state.hpp"
-#include "fat_image.hpp"
+#include "tests/unit/devices/fat_image.hpp"
 #include "tests/unit/support/fake_sysfs.hpp"
 
 namespace diskvet::devices {

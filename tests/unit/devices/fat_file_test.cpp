@@ -5,7 +5,7 @@
 
 #include <cstring>
 
-#include "fat_image.hpp"
+#include "tests/unit/devices/fat_image.hpp"
 
 namespace diskvet::devices {
 namespace {
