@@ -6,8 +6,8 @@
 #include <algorithm>
 #include <thread>
 
-#include "recording_backend.hpp"
 #include "runner/io/job_loop.hpp"
+#include "tests/unit/io/recording_backend.hpp"
 
 using namespace diskvet::runner;
 using diskvet::testing::RecordingBackend;

@@ -6,8 +6,8 @@
 #include <map>
 #include <set>
 
-#include "recording_backend.hpp"
 #include "runner/io/engine.hpp"
+#include "tests/unit/io/recording_backend.hpp"
 #include "tests/unit/support/run_job_harness.hpp"
 
 using namespace diskvet::runner;

@@ -3,9 +3,9 @@
 
 #include <gtest/gtest.h>
 
-#include "recording_backend.hpp"
 #include "runner/io/job_loop.hpp"
 #include "runner/io/rng.hpp"
+#include "tests/unit/io/recording_backend.hpp"
 
 using namespace diskvet::runner;
 
