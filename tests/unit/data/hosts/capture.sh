@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Regenerates the fio fixtures of tests/unit/hosts_merge_test.cpp from real fio runs: three fio
+# Regenerates the fio fixtures of tests/unit/hosts/hosts_merge_test.cpp from real fio runs: three fio
 # servers on unix sockets in a scratch folder, one `fio --client` run across them with json+ output
 # and every I/O's latency logged (psync reads of a file in /dev/shm, a different block size per
 # host so the hosts' latencies differ), then a short timed run with 1 s interval logs.
