@@ -1,8 +1,8 @@
 // Screens rendered into a Canvas at 80x24 and larger: what an operator reads, without a terminal.
 #include <gtest/gtest.h>
 
+#include "tests/unit/tui/tui_fixture.hpp"
 #include "tui/run_model.hpp"
-#include "tui_fixture.hpp"
 
 using namespace diskvet::tui;
 using namespace tui_fixture;

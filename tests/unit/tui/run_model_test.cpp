@@ -1,11 +1,11 @@
 // The run screen fed by queued runner events, and the results screen from a RunResult.
 #include <gtest/gtest.h>
 
+#include "tests/unit/tui/tui_fixture.hpp"
 #include "tui/event_queue.hpp"
 #include "tui/run_model.hpp"
 #include "tui/run_session.hpp"
 #include "tui/suite_catalog.hpp"
-#include "tui_fixture.hpp"
 
 using namespace diskvet;
 using namespace diskvet::tui;

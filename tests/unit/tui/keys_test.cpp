@@ -2,7 +2,7 @@
 // q asks while a run is going.
 #include <gtest/gtest.h>
 
-#include "tui_fixture.hpp"
+#include "tests/unit/tui/tui_fixture.hpp"
 
 using namespace diskvet::tui;
 using namespace tui_fixture;
