@@ -56,19 +56,6 @@ std::string workload_label(const json::value& w) {
   return s;
 }
 
-std::vector<std::pair<double, double>> percentile_points(const json::value& lat) {
-  std::vector<std::pair<double, double>> out;
-  if (const auto* pct = obj(lat, "percentile").if_object())
-    for (const auto& kv : *pct) {
-      const std::string key(kv.key());
-      char* end = nullptr;
-      const double q = std::strtod(key.c_str(), &end);
-      if (end != key.c_str() && q > 0 && q < 100 && kv.value().is_number()) out.emplace_back(q, kv.value().to_number<double>());
-    }
-  std::sort(out.begin(), out.end());
-  return out;
-}
-
 double nines(double percentile) { return -std::log10(1 - percentile / 100); }
 
 PlotAxis nines_axis(double max_nines) {

@@ -11,6 +11,7 @@
 #include <utility>
 #include <vector>
 
+#include "runner/report/report_view.hpp"
 #include "runner/report/svg_plot.hpp"
 
 namespace diskvet::runner {
@@ -27,9 +28,7 @@ std::optional<Plot> health_plot(const boost::json::value& device);
 
 // HdrHistogram's percentile axis: x = -log10(1 - p/100), so p90, p99, p99.9 ... sit one unit apart.
 double nines(double percentile);
-// The percentiles of a fio-style lat_ns object ({"percentile": {"99.000000": ns, ...}}) as
-// (percentile, ns), in increasing order of percentile; keys that are no percentile are left out.
-std::vector<std::pair<double, double>> percentile_points(const boost::json::value& lat_ns);
+// percentile_points (the percentiles of a fio-style lat_ns object) is the decoder's: report_view.hpp.
 // A percentile plot's x axis, its ticks from p0 to at least p99 and up to the highest x drawn.
 PlotAxis nines_axis(double max_nines);
 
