@@ -9,6 +9,8 @@
 #include <utility>
 #include <vector>
 
+#include "runner/report/report_view.hpp"
+
 namespace diskvet::runner {
 
 using EvidenceLines = std::vector<std::pair<std::string, std::string>>;
@@ -30,6 +32,14 @@ EvidenceLines across_self_test_lines(const boost::json::value& across);
 EvidenceLines write_amplification_lines(const boost::json::value& wa);
 // A device's `self_test`: "self-test before (short)": "PASSED: the drive's words", for each that ran.
 EvidenceLines self_test_lines(const boost::json::value& self_test);
+
+// The same lines from the decoded report (report_view.hpp); nothing for a section not recorded.
+EvidenceLines error_log_lines(const std::optional<ErrorLogView>& review);
+EvidenceLines smart_counter_lines(const std::optional<SmartCountersView>& review, std::string_view when = "the run");
+EvidenceLines smart_log_lines(const std::optional<SataSasLogsView>& review, std::string_view when = "the run");
+EvidenceLines across_self_test_lines(const std::optional<AcrossSelfTestView>& across);
+EvidenceLines write_amplification_lines(const std::optional<WriteAmplificationView>& wa);
+EvidenceLines self_test_lines(const SelfTestView& self_test);
 
 // What each health evidence line checks and where its figures come from (the specifications' log
 // pages and commands), one (label, explanation) per kind of line: the report page's key to them.

@@ -65,6 +65,36 @@ std::optional<MatrixTable> read_matrix_table(const json::value& test) {
   return t;
 }
 
+MatrixTable matrix_table(const MatrixView& m) {
+  MatrixTable t;
+  for (double x : m.rwmixread)
+    if (t.mixes.size() < kMaxAxis) t.mixes.push_back(x);
+  for (double b : m.bs)
+    if (b >= 1 && b <= 1e12 && t.bs_bytes.size() < kMaxAxis) t.bs_bytes.push_back(static_cast<uint64_t>(b));
+  std::sort(t.bs_bytes.begin(), t.bs_bytes.end());
+  t.bs_bytes.erase(std::unique(t.bs_bytes.begin(), t.bs_bytes.end()), t.bs_bytes.end());
+  t.iops.assign(t.bs_bytes.size(), std::vector<std::optional<double>>(t.mixes.size()));
+  t.skipped.assign(t.bs_bytes.size(), std::vector<bool>(t.mixes.size(), false));
+  for (const auto& c : m.cells) {
+    auto row = std::ranges::find(t.bs_bytes, c.bs.value_or(0));
+    auto col = std::ranges::find(t.mixes, c.rwmixread.value_or(-1));
+    if (row == t.bs_bytes.end() || col == t.mixes.end()) continue;
+    const size_t r = static_cast<size_t>(row - t.bs_bytes.begin()), k = static_cast<size_t>(col - t.mixes.begin());
+    if (c.iops) t.iops[r][k] = *c.iops;
+    if (!c.skipped.empty()) {
+      t.skipped[r][k] = true;
+      if (std::ranges::find(t.skip_reasons, c.skipped) == t.skip_reasons.end() && t.skip_reasons.size() < 8) t.skip_reasons.push_back(c.skipped);
+    }
+  }
+  if (const auto& w = m.measurement_window; w && w->first_round)
+    t.window = fmt::format("averaged over rounds {:.0f}-{:.0f} of {:.0f} ({}: range {:.1f}%, slope {:.1f}% of the average {})", *w->first_round,
+                           w->last_round.value_or(0), m.rounds_run.value_or(0), m.attained ? "steady" : "NOT steady", w->range_pct.value_or(0),
+                           w->slope_pct.value_or(0), format_count(w->average.value_or(0)));
+  else
+    t.window = fmt::format("{:.0f} round(s) run, fewer than a measurement window: NOT steady", m.rounds_run.value_or(0));
+  return t;
+}
+
 std::string matrix_text(const std::string& id, const MatrixTable& t) {
   std::string out = fmt::format("\n  {}: IOPS by block size and read/write mix, {}\n", id, t.window);
   out += fmt::format("  {:>9}", "bs");

@@ -10,6 +10,8 @@
 #include <string>
 #include <vector>
 
+#include "runner/report/report_view.hpp"
+
 namespace diskvet::runner {
 
 struct MatrixTable {
@@ -23,6 +25,9 @@ struct MatrixTable {
 
 // The table of a test's "matrix" object; nullopt when the test has none.
 std::optional<MatrixTable> read_matrix_table(const boost::json::value& test);
+
+// The table of a decoded matrix test.
+MatrixTable matrix_table(const MatrixView& m);
 
 // "100/0" for a read percentage of 100.
 std::string mix_label(double read_pct);
