@@ -8,7 +8,6 @@
 
 #include "common/units.hpp"
 #include "runner/report/human_format.hpp"
-#include "runner/report/report_json_access.hpp"
 
 namespace diskvet::runner {
 
@@ -43,13 +42,6 @@ std::string latency_metric_word(const std::string& base) {
 }
 
 }  // namespace
-
-std::string workload_label(const boost::json::value& w) {
-  using namespace rj;
-  std::string s = fmt::format("{} {} QD{}x{}", str(w, "rw"), format_bytes(bytes(w, "bs")), num(w, "iodepth"), num(w, "numjobs"));
-  if (is_num(w, "rwmixread")) s += fmt::format(" {}% read", num(w, "rwmixread"));
-  return s;
-}
 
 std::string workload_label(const WorkloadView& w) {
   std::string s = fmt::format("{} {} QD{}x{}", w.rw, format_bytes(w.bs.value_or(0)), w.iodepth.value_or(0), w.numjobs.value_or(0));

@@ -9,8 +9,6 @@
 #include <utility>
 #include <vector>
 
-#include <boost/json.hpp>
-
 #include "runner/report/report_view.hpp"
 #include "runner/report/svg_plot.hpp"
 
@@ -33,6 +31,5 @@ PlotAxis nines_axis(double max_nines);
 
 // "randread 4KiB QD32x2", with " 70% read" for a mix.
 std::string workload_label(const WorkloadView& workload);
-std::string workload_label(const boost::json::value& workload);  // compare's index, until it reads the view
 
 }  // namespace diskvet::runner
