@@ -1,4 +1,4 @@
-// Reading one object of a report while decoding it (report_view.cpp, the only user): each getter
+// Reading one object of a report while decoding it (report_view*.cpp, the only users): each getter
 // names its key once, returns the value or the default of "not recorded", and lists what does not
 // fit: a required key that is missing, a value of the wrong type, a number out of range. Every key
 // read or declared written (`written`) is known; when the reader goes out of scope any other key of
@@ -65,6 +65,14 @@ class ObjectReader {
     }
     return out;
   }
+  // The object at key decoded by `decode(ObjectReader&)`, or nothing when it is absent or null
+  // (decode may return an optional too: nothing for an object that records nothing).
+  template <typename T, typename F>
+  std::optional<T> recorded(std::string_view key, F&& decode, Need need = Need::optional) {
+    ObjectReader r = object(key, need);
+    if (!r.present()) return std::nullopt;
+    return std::optional<T>(decode(r));
+  }
   // An object whose keys are data (lat_ns.percentile): read as it is.
   const boost::json::object* map(std::string_view key, Need need = Need::optional);
   // The object itself (nullptr when absent), for a reading that takes the whole of it.
@@ -92,5 +100,13 @@ class ObjectReader {
   std::set<std::string, std::less<>> seen_;
   bool open_ = false;
 };
+
+// The decoder's parts, each reading one section of a device (report_view_health.cpp,
+// report_view_workload.cpp); report_view.cpp reads the rest and calls them.
+HealthView read_health(ObjectReader& health);
+SelfTestView read_self_test(ObjectReader& self_test);
+VerifyView read_verify(ObjectReader& verify);
+WorkloadView read_workload(ObjectReader& workload);
+MatrixView read_matrix(ObjectReader& matrix);
 
 }  // namespace diskvet::runner::report_reader

@@ -1,4 +1,5 @@
-// The report decoded into its view (see report_view.hpp): the one place that names the report's keys.
+// The report decoded into its view (see report_view.hpp): the run, its devices and tests; with
+// report_view_health.cpp and report_view_workload.cpp the one place that names the report's keys.
 #include "runner/report/report_view.hpp"
 
 #include <fmt/format.h>
@@ -14,6 +15,11 @@ namespace diskvet::runner {
 namespace json = boost::json;
 using report_reader::Need;
 using report_reader::ObjectReader;
+using report_reader::read_health;
+using report_reader::read_matrix;
+using report_reader::read_self_test;
+using report_reader::read_verify;
+using report_reader::read_workload;
 
 std::string to_string(ReportProblem::Kind k) {
   switch (k) {
@@ -41,291 +47,6 @@ struct Context {
   Need since(int version) const { return schema >= version ? Need::required : Need::optional; }
 };
 
-HealthReading health_reading(ObjectReader& r) {
-  HealthReading h;
-  h.known = r.flag("known");
-  h.problems = r.texts("problems");
-  h.temperature_c = r.number("temperature_c");
-  h.warning_temp_c = r.number("warning_temp_c");
-  h.percentage_used = r.number("percentage_used");
-  h.available_spare_pct = r.number("available_spare_pct");
-  h.media_errors = r.number("media_errors");
-  h.reallocated_sectors = r.number("reallocated_sectors");
-  h.error_log_entries = r.number("error_log_entries");
-  h.data_units_written = r.number("data_units_written");
-  h.thermal_transitions = r.number("thermal_transitions");
-  h.pending_sectors = r.number("pending_sectors");
-  h.critical_warning = r.number("critical_warning");
-  r.open();  // every counter a drive reports (devices/health.hpp): more than the pages print
-  return h;
-}
-
-ErrorLogView error_log(ObjectReader& r) {
-  ErrorLogView e;
-  e.problems = r.texts("problems");
-  e.notes = r.texts("notes");
-  e.inconclusive = r.texts("inconclusive");
-  e.new_entries = r.number("new_entries");
-  for (bool fails : r.list<bool>("entries", [](ObjectReader& x) {
-         x.open();  // the entry as the drive logged it, decoded
-         return x.flag("fails");
-       }))
-    e.failing_entries += fails;
-  r.open();  // the log's counts (devices/nvme_error_log)
-  return e;
-}
-
-SmartCountersView smart_counters(ObjectReader& r) {
-  SmartCountersView s;
-  s.findings = r.list<SmartCounterFinding>("findings", [](ObjectReader& f) {
-    f.open();
-    return SmartCounterFinding{f.flag("fails"), f.text("words")};
-  });
-  s.compared = r.size("compared");
-  s.problems = r.texts("problems");
-  s.inconclusive = r.texts("inconclusive");
-  r.open();  // the counters read before and after (devices/smart_counters)
-  return s;
-}
-
-SataSasLogsView sata_sas_logs(ObjectReader& r) {
-  SataSasLogsView s;
-  s.problems = r.texts("problems");
-  s.notes = r.texts("notes");
-  s.inconclusive = r.texts("inconclusive");
-  s.findings = r.list<bool>("findings", [](ObjectReader& f) {
-    f.open();  // the entry as smartctl gave it
-    return f.flag("fails");
-  });
-  s.new_errors = r.number("new_errors");
-  s.unseen = r.size("unseen");
-  s.error_log = r.text("error_log");
-  s.self_test_log = r.text("self_test_log");
-  s.errors_after = r.size("errors_after");
-  s.new_self_tests = r.number("new_self_tests");
-  s.scsi_counters = r.flag("scsi_counters");
-  r.open();  // the logs' entries as smartctl gave them (devices/smart_logs)
-  return s;
-}
-
-// The object at key decoded, or nothing when it is absent or null (decode may say nothing too).
-template <typename T, typename F>
-std::optional<T> optional_object(ObjectReader& parent, std::string_view key, F&& decode, Need need = Need::optional) {
-  ObjectReader r = parent.object(key, need);
-  if (!r.present()) return std::nullopt;
-  return std::optional<T>(decode(r));
-}
-
-HealthView health(ObjectReader& r) {
-  HealthView h;
-  h.before = optional_object<HealthReading>(r, "before", health_reading);
-  h.after = optional_object<HealthReading>(r, "after", health_reading);
-  {
-    ObjectReader delta = r.object("delta");
-    h.delta_problems = delta.texts("problems");
-    delta.open();  // the counters' changes (devices/health.hpp)
-  }
-  h.write_accounting = optional_object<WriteAccountingView>(r, "write_accounting", [](ObjectReader& w) {
-    w.open();  // the counts compared (devices/write_accounting)
-    return WriteAccountingView{w.text("words"), w.text("other_writer"), w.flag("fails"), w.text("result")};
-  });
-  h.error_log = optional_object<ErrorLogView>(r, "error_log", error_log);
-  h.smart_counters = optional_object<SmartCountersView>(r, "smart_counters", smart_counters);
-  h.sata_sas_logs = optional_object<SataSasLogsView>(r, "sata_sas_logs", sata_sas_logs);
-  h.write_amplification = optional_object<WriteAmplificationView>(r, "write_amplification", [](ObjectReader& w) {
-    w.open();  // the OCP log's counters (devices/write_amplification)
-    return WriteAmplificationView{w.text("words"), w.number("factor"), w.flag("available")};
-  });
-  h.across_self_test = optional_object<AcrossSelfTestView>(r, "across_self_test", [](ObjectReader& a) {
-    AcrossSelfTestView x;
-    x.error_log = optional_object<ErrorLogView>(a, "error_log", error_log);
-    x.smart_counters = optional_object<SmartCountersView>(a, "smart_counters", smart_counters);
-    x.sata_sas_logs = optional_object<SataSasLogsView>(a, "sata_sas_logs", sata_sas_logs);
-    return x;
-  });
-  return h;
-}
-
-SelfTestView self_test(ObjectReader& r) {
-  auto outcome = [](ObjectReader& o) {
-    o.open();  // the drive's own figures (devices/self_test)
-    return SelfTestOutcomeView{o.text("result"), o.text("type"), o.text("words")};
-  };
-  return {optional_object<SelfTestOutcomeView>(r, "before", outcome), optional_object<SelfTestOutcomeView>(r, "after", outcome)};
-}
-
-DirectionView direction(ObjectReader& r) {
-  DirectionView d;
-  d.total_ios = r.number("total_ios");
-  d.iops = r.number("iops");
-  d.bw_bytes = r.number("bw_bytes");
-  ObjectReader lat = r.object("lat_ns");
-  d.lat_mean_ns = lat.number("mean");
-  if (const json::object* pct = lat.map("percentile")) {
-    d.percentiles_ns = percentile_points(*lat.raw());
-    auto exact = [&](const char* key) -> std::optional<double> {
-      const json::value* v = pct->if_contains(key);
-      return v && v->is_number() ? std::optional<double>(v->to_number<double>()) : std::nullopt;
-    };
-    d.lat_p50_ns = exact("50.000000");
-    d.lat_p99_ns = exact("99.000000");
-    d.lat_p9999_ns = exact("99.990000");
-  }
-  lat.open();  // fio's lat_ns: min, max, stddev, N, bins
-  r.open();    // fio's job direction: io_bytes, runtime, slat_ns, clat_ns, ...
-  return d;
-}
-
-ResultView result(ObjectReader& r) {
-  ResultView res;
-  {
-    ObjectReader rd = r.object("read");
-    res.read = direction(rd);
-  }
-  {
-    ObjectReader wr = r.object("write");
-    res.write = direction(wr);
-  }
-  res.intervals = r.list<IntervalView>("intervals", [](ObjectReader& iv) {
-    IntervalView x;
-    x.t_s = iv.number("t_s");
-    x.dur_s = iv.number("dur_s");
-    for (const char* dir : {"read", "write"}) {
-      ObjectReader d = iv.object(dir);
-      IntervalDirectionView& out = std::string_view(dir) == "read" ? x.read : x.write;
-      out.iops = d.number("iops");
-      out.bw_bytes = d.number("bw_bytes");
-      out.lat_mean_ns = d.number("lat_mean_ns");
-      out.lat_p99_ns = d.number("lat_p99_ns");
-      d.open();  // bytes, ios and the other figures of the interval
-    }
-    iv.open();
-    return x;
-  });
-  r.open();  // the whole of fio's job object (measurement_json.hpp)
-  return res;
-}
-
-MeasurementWindowView measurement_window(ObjectReader& r) {
-  MeasurementWindowView w;
-  w.first_round = r.number("first_round");
-  w.last_round = r.number("last_round");
-  w.rounds = r.number("rounds");
-  w.average = r.number("average");
-  w.range_pct = r.number("range_pct");
-  w.slope_pct = r.number("slope_pct");
-  r.written({"steady", "note"});
-  return w;
-}
-
-SteadyStateView steady_state(ObjectReader& r) {
-  SteadyStateView s;
-  s.attained = r.flag("attained");
-  s.rounds_used = r.number("rounds_used");
-  s.workload = r.text("workload");
-  {
-    ObjectReader c = r.object("criteria");
-    s.max_excursion_pct = c.number("max_excursion_pct");
-    s.max_slope_pct = c.number("max_slope_pct");
-    c.written({"window_rounds", "max_rounds"});
-  }
-  s.rounds = r.list<RoundView>("rounds", [](ObjectReader& x) {
-    x.written({"tracked", "randseed"});
-    return RoundView{x.number("iops"), x.number("lat_mean_us")};
-  });
-  s.window = optional_object<SteadyWindowView>(r, "window", [](ObjectReader& w) {
-    w.written({"mean", "min", "max", "excursion_pct", "slope_per_round", "slope_change_pct", "steady"});
-    return SteadyWindowView{w.number("first_round"), w.number("rounds")};
-  });
-  s.measurement_window = optional_object<MeasurementWindowView>(r, "measurement_window", measurement_window);
-  r.written({"required"});
-  return s;
-}
-
-WorkloadView workload(ObjectReader& r) {
-  WorkloadView w;
-  w.rw = r.text("rw", kRequired);
-  w.bs = r.size("bs", kRequired);
-  w.iodepth = r.number("iodepth", kRequired);
-  w.numjobs = r.number("numjobs", kRequired);
-  w.rwmixread = r.number("rwmixread");
-  w.runtime_s = r.number("runtime_s");
-  w.ramp_s = r.number("ramp_s");
-  w.engine = r.text("engine");
-  w.hipri = r.flag("hipri");
-  w.fio = r.text("fio");
-  w.write_data = r.text("write_data");
-  w.ran = r.flag("ran", kRequired);
-  w.error = r.text("error");
-  w.skipped = r.text("skipped");
-  w.result = optional_object<ResultView>(r, "result", result);
-  w.steady_state = optional_object<SteadyStateView>(r, "steady_state", steady_state);
-  w.sweep = optional_object<SweepView>(r, "sweep", [](ObjectReader& s) {
-    SweepView v;
-    v.points = s.list<SweepPointView>("points", [](ObjectReader& p) {
-      p.written({"iodepth", "numjobs", "gain_pct"});
-      return SweepPointView{p.number("iops"), p.number("outstanding"), p.number("lat_mean_us"), p.number("lat_p99_us")};
-    });
-    // The knee is an index into the points: a whole number below their count, else none.
-    if (const auto k = s.number("knee")) {
-      if (*k >= 0 && *k < static_cast<double>(v.points.size()) && *k == static_cast<double>(static_cast<size_t>(*k))) v.knee = static_cast<size_t>(*k);
-      else s.problem(ReportProblem::Kind::out_of_range, "knee", fmt::format("{} is no index into {} points", *k, v.points.size()));
-    }
-    return v;
-  });
-  w.burst = optional_object<BurstView>(r, "burst", [](ObjectReader& b) {
-    b.open();  // the step's figures (ramp_json.cpp)
-    return BurstView{b.flag("found"), b.text("summary"), b.number("step_s"), b.number("before_iops"), b.number("after_iops")};
-  });
-  w.warmup = optional_object<WarmupView>(r, "warmup", [](ObjectReader& x) {
-    x.written({"settled"});
-    return WarmupView{x.number("elapsed_s"), x.numbers_in_place("iops")};
-  });
-  {
-    ObjectReader ramp = r.object("ramp");
-    w.ramp = ramp.list<RampIntervalView>("intervals", [](ObjectReader& iv) {
-      RampIntervalView x{iv.number("t_s"), iv.number("dur_s"), std::nullopt, std::nullopt};
-      {
-        ObjectReader rd = iv.object("read");
-        x.read_iops = rd.number("iops");
-        rd.open();
-      }
-      {
-        ObjectReader wr = iv.object("write");
-        x.write_iops = wr.number("iops");
-        wr.open();
-      }
-      iv.open();
-      return x;
-    });
-    ramp.written({"bucket_s"});
-  }
-  w.littles_law = optional_object<LittlesLawView>(r, "littles_law", [](ObjectReader& l) {
-    l.written({"configured_outstanding", "measured_outstanding", "sampled_inflight", "littles_outstanding", "polling", "job_cpu_busy_pct", "applies",
-               "queue_kept_full"});
-    return LittlesLawView{l.flag("runner_bound"), l.text("note")};
-  });
-  r.written({"offset_bytes", "size_bytes", "rate_iops", "fio_notes", "verify"});
-  return w;
-}
-
-MatrixView matrix(ObjectReader& r) {
-  MatrixView m;
-  m.rwmixread = r.numbers("rwmixread");
-  m.bs = r.numbers("bs");
-  m.cells = r.list<MatrixCellView>("cells", [](ObjectReader& c) {
-    c.written({"ran", "rounds", "error"});
-    return MatrixCellView{c.number("rwmixread"), c.number("iops"), c.size("bs"), c.text("skipped")};
-  });
-  m.rounds_run = r.number("rounds_run");
-  ObjectReader ss = r.object("steady_state");
-  m.attained = ss.flag("attained");
-  m.measurement_window = optional_object<MeasurementWindowView>(ss, "measurement_window", measurement_window);
-  ss.written({"required", "criteria", "tracked_iops"});
-  r.written({"tracked", "round_s", "note"});
-  return m;
-}
-
 VerdictView verdict(ObjectReader& r) {
   VerdictView v;
   v.test = r.text("test");
@@ -343,39 +64,13 @@ TestView test(ObjectReader& r) {
   TestView t;
   t.id = r.text("id", kRequired);
   t.description = r.text("description");
-  t.matrix = optional_object<MatrixView>(r, "matrix", matrix);
-  t.workloads = r.list<WorkloadView>("workloads", workload, kRequired);
-  t.block_path = r.list<WorkloadView>("block_path", workload);
+  t.matrix = r.recorded<MatrixView>("matrix", read_matrix);
+  t.workloads = r.list<WorkloadView>("workloads", read_workload, kRequired);
+  t.block_path = r.list<WorkloadView>("block_path", read_workload);
   t.verdicts = r.list<VerdictView>("verdicts", verdict);
   t.verdict = r.text("verdict");
   t.reasons = r.texts("reasons");
   return t;
-}
-
-VerifyView verify(ObjectReader& r) {
-  VerifyView v;
-  v.blocks_written = r.number("blocks_written");
-  v.blocks_verified = r.number("blocks_verified");
-  v.bad_blocks = r.number("bad_blocks");
-  v.mismatches = r.number("mismatches");
-  v.crc32c = r.text("crc32c");
-  v.bad_blocks_exact = r.has("bad_blocks_exact") ? std::optional<bool>(r.flag("bad_blocks_exact")) : std::nullopt;
-  v.state = optional_object<VerifyStateView>(r, "state", [](ObjectReader& s) {
-    s.written({"mode", "bs_bytes", "blocks", "region_blocks", "region_bytes"});
-    return VerifyStateView{s.size("memory_bytes"), s.size("budget_bytes"), s.text("guarantee")};
-  });
-  v.first_mismatches = r.list<MismatchView>("first_mismatches", [](ObjectReader& m) {
-    m.written({"offset_bytes", "expected", "found", "crc_ok", "first_bad_byte", "last_bad_byte", "bad_bytes"});
-    return MismatchView{m.number("lba"), m.number("t_s"), m.text("kind"), m.text("detail")};
-  });
-  ObjectReader lo = r.object("latency_outliers");
-  v.latency_outliers_count = lo.number("count");
-  v.latency_outliers_limit_ms = lo.number("limit_ms");
-  v.latency_outliers = lo.list<LatencyOutlierView>("first", [](ObjectReader& x) {
-    return LatencyOutlierView{x.text("dir"), x.number("lba"), x.number("lat_ms"), x.number("t_s")};
-  });
-  r.written({"enabled", "blocks_unchecked"});
-  return v;
 }
 
 DeviceView device(ObjectReader& r, const Context& cx) {
@@ -389,14 +84,14 @@ DeviceView device(ObjectReader& r, const Context& cx) {
   d.tested_bytes = r.size("tested_bytes");
   {
     ObjectReader id = r.object("identity");
-    d.file_system = optional_object<FileSystemView>(id, "file_system", [](ObjectReader& f) {
+    d.file_system = id.recorded<FileSystemView>("file_system", [](ObjectReader& f) {
       FileSystemView fs;
       fs.fstype = f.text("fstype");
       fs.source = f.text("source");
       fs.mountpoint = f.text("mountpoint");
       fs.mount_options = f.text("mount_options");
       fs.direct_io = f.flag("direct_io");
-      fs.nfs = optional_object<NfsView>(f, "nfs", [](ObjectReader& n) {
+      fs.nfs = f.recorded<NfsView>("nfs", [](ObjectReader& n) {
         n.open();
         return NfsView{n.text("server"), n.text("version"), n.size("rsize_bytes"), n.size("wsize_bytes")};
       });
@@ -421,17 +116,17 @@ DeviceView device(ObjectReader& r, const Context& cx) {
   }
   {
     ObjectReader h = r.object("health");
-    d.health = health(h);
+    d.health = read_health(h);
   }
   {
     ObjectReader st = r.object("self_test");
-    d.self_test = self_test(st);
+    d.self_test = read_self_test(st);
   }
   {
     ObjectReader p = r.object("purge");
     d.purge = PurgeView{p.flag("requested"), p.flag("failed"), p.text("method"), p.text("detail"), p.number("duration_s")};
   }
-  d.capacity_probe = optional_object<CapacityProbeView>(r, "capacity_probe", [](ObjectReader& c) {
+  d.capacity_probe = r.recorded<CapacityProbeView>("capacity_probe", [](ObjectReader& c) {
     c.open();  // the probe's counts, faults and evidence (runner/verify/address_probe)
     return CapacityProbeView{c.flag("performed"), c.text("verdict"), c.text("summary"), c.size("claimed_bytes"), c.size("real_bytes")};
   });
@@ -450,12 +145,12 @@ DeviceView device(ObjectReader& r, const Context& cx) {
     d.probe = ProbeView{p.flag("performed"), p.flag("filled_after"), p.text("detail")};
     p.written({"samples", "zero_samples", "unwritten"});
   }
-  d.verify = optional_object<VerifyView>(r, "verify", verify);
+  d.verify = r.recorded<VerifyView>("verify", read_verify);
   d.progress = r.texts("progress");
   {
     ObjectReader c = r.object("cpu");
     d.cpu.job_cpu_s = c.number("job_cpu_s");
-    d.cpu.host = optional_object<HostCpuView>(c, "host", [](ObjectReader& h) -> std::optional<HostCpuView> {
+    d.cpu.host = c.recorded<HostCpuView>("host", [](ObjectReader& h) -> std::optional<HostCpuView> {
       h.written({"iowait_pct", "steal_pct", "user_s"});
       if (h.empty()) return std::nullopt;  // {}: nothing sampled
       return HostCpuView{h.number("window_s"),   h.number("busy_pct"), h.number("user_pct"), h.number("system_pct"), h.number("irq_pct"),
@@ -570,3 +265,4 @@ DeviceView decode_device(const json::value& dev, std::vector<ReportProblem>* pro
 }
 
 }  // namespace diskvet::runner
+
