@@ -10,6 +10,7 @@
 #include "runner/report/report_json_access.hpp"
 #include "runner/report/report_plots.hpp"
 #include "runner/report/report_schema.hpp"
+#include "runner/report/report_view.hpp"
 
 namespace diskvet::runner {
 
@@ -57,103 +58,100 @@ std::optional<double> cv_pct(const std::vector<double>& xs) {
   return std::sqrt(ss / static_cast<double>(xs.size() - 1)) / mean * 100;
 }
 
-HealthValues health_values(const json::value& h) {
+HealthValues health_values(const std::optional<HealthReading>& h) {
   HealthValues v;
-  v.known = flag(h, "known");
-  for (const char* k : {"temperature_c", "percentage_used", "available_spare_pct", "media_errors", "error_log_entries", "data_units_written",
-                        "thermal_transitions", "reallocated_sectors", "pending_sectors", "critical_warning"})
-    if (is_num(h, k)) v.counters[k] = num(h, k);
-  for (const auto& p : arr(h, "problems"))
-    if (p.is_string()) v.problems.emplace_back(p.get_string());
+  if (!h) return v;
+  v.known = h->known;
+  for (const auto& [k, x] : {std::pair{"temperature_c", h->temperature_c}, {"percentage_used", h->percentage_used},
+                             {"available_spare_pct", h->available_spare_pct}, {"media_errors", h->media_errors},
+                             {"error_log_entries", h->error_log_entries}, {"data_units_written", h->data_units_written},
+                             {"thermal_transitions", h->thermal_transitions}, {"reallocated_sectors", h->reallocated_sectors},
+                             {"pending_sectors", h->pending_sectors}, {"critical_warning", h->critical_warning}})
+    if (x) v.counters[k] = *x;
+  v.problems = h->problems;
   return v;
 }
 
-HealthEvidence health_evidence(const json::value& health) {
+HealthEvidence health_evidence(const HealthView& health) {
   HealthEvidence e;
-  const json::value& writes = obj(health, "write_accounting");
-  if (!str(writes, "result").empty()) {
-    e.writes = str(writes, "result");
-    e.writes_words = str(writes, "words");
-    if (flag(writes, "fails")) e.problems.push_back("writes: " + e.writes_words);
+  if (const auto& writes = health.write_accounting; writes && !writes->result.empty()) {
+    e.writes = writes->result;
+    e.writes_words = writes->words;
+    if (writes->fails) e.problems.push_back("writes: " + e.writes_words);
   }
-  const json::value& log = obj(health, "error_log");
-  if (is_num(log, "new_entries")) {
-    e.error_log_new = static_cast<uint64_t>(num(log, "new_entries"));
-    for (const auto& entry : arr(log, "entries")) e.error_log_failing += flag(entry, "fails");
-    for (const auto& p : arr(log, "problems"))
-      if (p.is_string()) e.problems.push_back("error log: " + std::string(p.get_string()));
+  if (const auto& log = health.error_log; log && log->new_entries) {
+    e.error_log_new = static_cast<uint64_t>(*log->new_entries);
+    e.error_log_failing = log->failing_entries;
+    for (const auto& p : log->problems) e.problems.push_back("error log: " + p);
   }
-  const json::value& counters = obj(health, "smart_counters");
-  if (is_num(counters, "compared")) {
-    e.smart_counters_compared = static_cast<size_t>(num(counters, "compared"));
-    e.smart_counters_grown = arr(counters, "findings").size();
-    for (const char* list : {"problems", "inconclusive"})
-      for (const auto& p : arr(counters, list))
-        if (p.is_string()) e.problems.push_back("SMART counters: " + std::string(p.get_string()));
+  if (const auto& counters = health.smart_counters; counters && counters->compared) {
+    e.smart_counters_compared = static_cast<size_t>(*counters->compared);
+    e.smart_counters_grown = counters->findings.size();
+    for (const auto* list : {&counters->problems, &counters->inconclusive})
+      for (const auto& p : *list) e.problems.push_back("SMART counters: " + p);
   }
-  const json::value& logs = obj(health, "sata_sas_logs");
-  if (is_num(logs, "new_errors")) {
-    const auto unseen = static_cast<size_t>(bytes(logs, "unseen"));
-    e.sata_sas_log_new = arr(logs, "findings").size() + unseen;
+  if (const auto& logs = health.sata_sas_logs; logs && logs->new_errors) {
+    const auto unseen = static_cast<size_t>(logs->unseen.value_or(0));
+    e.sata_sas_log_new = logs->findings.size() + unseen;
     e.sata_sas_log_failing = unseen;
-    for (const auto& f : arr(logs, "findings")) e.sata_sas_log_failing += flag(f, "fails");
-    for (const auto& p : arr(logs, "problems"))
-      if (p.is_string()) e.problems.push_back("SATA/SAS log: " + std::string(p.get_string()));
+    for (bool fails : logs->findings) e.sata_sas_log_failing += fails;
+    for (const auto& p : logs->problems) e.problems.push_back("SATA/SAS log: " + p);
   }
   // What the drive recorded during the self-test after the run: its failures are the device's too.
-  const json::value& across = obj(health, "across_self_test");
-  for (const auto& [key, label] : {std::pair{"error_log", "error log"}, {"smart_counters", "SMART counters"}, {"sata_sas_logs", "SATA/SAS log"}})
-    for (const char* list : {"problems", "inconclusive"})
-      for (const auto& p : arr(obj(across, key), list))
-        if (p.is_string()) e.problems.push_back(fmt::format("{} during the self-test after the run: {}", label, std::string_view(p.get_string())));
-  const json::value& wa = obj(health, "write_amplification");
-  if (is_num(wa, "factor")) e.write_amplification = fmt::format("{:.2f}", num(wa, "factor"));
-  else if (!str(wa, "words").empty()) e.write_amplification = flag(wa, "available") ? "no host writes" : "no OCP log";
+  if (const auto& across = health.across_self_test) {
+    auto add = [&](const char* label, const std::vector<std::string>& problems, const std::vector<std::string>& inconclusive) {
+      for (const auto* list : {&problems, &inconclusive})
+        for (const auto& p : *list) e.problems.push_back(fmt::format("{} during the self-test after the run: {}", label, p));
+    };
+    if (across->error_log) add("error log", across->error_log->problems, across->error_log->inconclusive);
+    if (across->smart_counters) add("SMART counters", across->smart_counters->problems, across->smart_counters->inconclusive);
+    if (across->sata_sas_logs) add("SATA/SAS log", across->sata_sas_logs->problems, across->sata_sas_logs->inconclusive);
+  }
+  if (const auto& wa = health.write_amplification; wa && wa->factor) e.write_amplification = fmt::format("{:.2f}", *wa->factor);
+  else if (wa && !wa->words.empty()) e.write_amplification = wa->available ? "no host writes" : "no OCP log";
   return e;
 }
 
 // A device's self-test of one side of its run ("before", "after"), into the evidence.
-void add_self_test(HealthEvidence& e, const json::value& device, const char* when) {
-  const json::value& st = obj(obj(device, "self_test"), when);
-  const std::string result = str(st, "result");
-  if (result.empty()) return;
-  (std::string_view(when) == "before" ? e.self_test_before : e.self_test_after) = result;
-  if (result != "passed" && result != "not-supported")
-    e.problems.push_back(fmt::format("self-test {} ({}): {}: {}", when, str(st, "type"), result, str(st, "words")));
+void add_self_test(HealthEvidence& e, const std::optional<SelfTestOutcomeView>& st, const char* when) {
+  if (!st || st->result.empty()) return;
+  (std::string_view(when) == "before" ? e.self_test_before : e.self_test_after) = st->result;
+  if (st->result != "passed" && st->result != "not-supported")
+    e.problems.push_back(fmt::format("self-test {} ({}): {}: {}", when, st->type, st->result, st->words));
 }
 
-void add_workload(DeviceIndex& d, const json::value& t, const json::value& w, size_t rank) {
-  if (!flag(w, "ran")) return;
-  const json::value& res = obj(w, "result");
+void add_workload(DeviceIndex& d, const TestView& t, const WorkloadView& w, size_t rank) {
+  if (!w.ran || !w.result) return;
+  const ResultView& res = *w.result;
   std::vector<SweepStep> sweep;
-  for (const auto& pt : arr(obj(w, "sweep"), "points"))
-    sweep.push_back({num(pt, "outstanding"), num(pt, "iops"), num(pt, "lat_mean_us"), num(pt, "lat_p99_us")});
+  if (w.sweep)
+    for (const auto& pt : w.sweep->points)
+      sweep.push_back({pt.outstanding.value_or(0), pt.iops.value_or(0), pt.lat_mean_us.value_or(0), pt.lat_p99_us.value_or(0)});
   for (const char* dir : {"read", "write"}) {
-    const json::value& r = obj(res, dir);
-    if (num(r, "total_ios") <= 0) continue;
+    const DirectionView& r = res.direction(dir);
+    if (!r.measured()) continue;
+    const bool is_read = std::string_view(dir) == "read";
     WorkloadDirection wd;
-    wd.test = str(t, "id");
+    wd.test = t.id;
     wd.label = workload_label(w);
     wd.direction = dir;
-    wd.key = fmt::format("{}/{}#{}/{}", wd.test, str(w, "rw"), rank, dir);
+    wd.key = fmt::format("{}/{}#{}/{}", wd.test, w.rw, rank, dir);
     std::vector<double> iops, bw, mean, p99;
-    for (const auto& iv : arr(res, "intervals")) {
-      const json::value& x = obj(iv, dir);
-      wd.iops_series.emplace_back(num(iv, "t_s") + num(iv, "dur_s"), num(x, "iops"));
-      iops.push_back(num(x, "iops"));
-      bw.push_back(num(x, "bw_bytes"));
-      mean.push_back(num(x, "lat_mean_ns"));
-      p99.push_back(num(x, "lat_p99_ns"));
+    for (const auto& iv : res.intervals) {
+      const IntervalDirectionView& x = is_read ? iv.read : iv.write;
+      wd.iops_series.emplace_back(iv.t_s.value_or(0) + iv.dur_s.value_or(0), x.iops.value_or(0));
+      iops.push_back(x.iops.value_or(0));
+      bw.push_back(x.bw_bytes.value_or(0));
+      mean.push_back(x.lat_mean_ns.value_or(0));
+      p99.push_back(x.lat_p99_ns.value_or(0));
     }
-    const json::value& lat = obj(r, "lat_ns");
-    const json::value& pct = obj(lat, "percentile");
-    wd.percentiles_ns = percentile_points(lat);
-    wd.metrics["iops"] = {num(r, "iops"), cv_pct(iops)};
-    wd.metrics["bw"] = {num(r, "bw_bytes"), cv_pct(bw)};
-    if (is_num(lat, "mean")) wd.metrics["lat_mean"] = {num(lat, "mean"), cv_pct(mean)};
-    if (is_num(pct, "50.000000")) wd.metrics["lat_p50"] = {num(pct, "50.000000"), std::nullopt};
-    if (is_num(pct, "99.000000")) wd.metrics["lat_p99"] = {num(pct, "99.000000"), cv_pct(p99)};
-    if (is_num(pct, "99.990000")) wd.metrics["lat_p9999"] = {num(pct, "99.990000"), std::nullopt};
+    wd.percentiles_ns = r.percentiles_ns;
+    wd.metrics["iops"] = {r.iops.value_or(0), cv_pct(iops)};
+    wd.metrics["bw"] = {r.bw_bytes.value_or(0), cv_pct(bw)};
+    if (r.lat_mean_ns) wd.metrics["lat_mean"] = {*r.lat_mean_ns, cv_pct(mean)};
+    if (r.lat_p50_ns) wd.metrics["lat_p50"] = {*r.lat_p50_ns, std::nullopt};
+    if (r.lat_p99_ns) wd.metrics["lat_p99"] = {*r.lat_p99_ns, cv_pct(p99)};
+    if (r.lat_p9999_ns) wd.metrics["lat_p9999"] = {*r.lat_p9999_ns, std::nullopt};
     wd.sweep = sweep;
     d.workloads.push_back(std::move(wd));
   }
@@ -271,37 +269,38 @@ ReportIndex index_hosts_report(const json::object& doc_object, const std::string
   return r;
 }
 
-ReportIndex index_report(const json::object& doc_object, const std::string& name) {
-  const json::value doc = doc_object;
+ReportIndex index_report(const json::object& doc, const std::string& name) { return index_report(decode_report(doc), name); }
+
+ReportIndex index_report(const ReportView& report, const std::string& name) {
   ReportIndex r;
   r.name = name;
-  r.schema = report_schema_version(doc_object).value_or(0);
-  r.suite = str(obj(doc, "suite"), "name");
-  r.started = str(doc, "started");
-  r.verdict = str(doc, "verdict");
-  r.complete = flag(doc, "complete");
+  r.schema = report.schema.value_or(0);
+  r.suite = report.suite.name;
+  r.started = report.started;
+  r.verdict = report.verdict;
+  r.complete = report.complete;
   size_t position = 0;
-  for (const auto& dev : arr(doc, "devices")) {
+  for (const auto& dev : report.devices) {
     DeviceIndex d;
     d.position = position++;
-    d.path = str(dev, "path");
-    d.model = str(dev, "model");
-    d.serial = str(dev, "serial");
-    d.firmware = str(dev, "firmware");
-    d.size_bytes = bytes(dev, "size_bytes");
-    d.verdict = str(dev, "verdict");
-    d.health_before = health_values(obj(obj(dev, "health"), "before"));
-    d.health_after = health_values(obj(obj(dev, "health"), "after"));
-    d.evidence = health_evidence(obj(dev, "health"));
-    add_self_test(d.evidence, dev, "before");
-    add_self_test(d.evidence, dev, "after");
-    for (const auto& t : arr(dev, "tests")) {
-      d.test_verdicts[str(t, "id")] = str(t, "verdict");
-      for (const auto& v : arr(t, "verdicts"))
-        if (str(v, "status") != "PASS") d.failing.push_back(str(v, "test") + " " + str(v, "metric"));
-      if (at(t, "matrix")) continue;  // a matrix's cells compare as its table, not as workloads
+    d.path = dev.path;
+    d.model = dev.model;
+    d.serial = dev.serial;
+    d.firmware = dev.firmware;
+    d.size_bytes = dev.size_bytes.value_or(0);
+    d.verdict = dev.verdict;
+    d.health_before = health_values(dev.health.before);
+    d.health_after = health_values(dev.health.after);
+    d.evidence = health_evidence(dev.health);
+    add_self_test(d.evidence, dev.self_test.before, "before");
+    add_self_test(d.evidence, dev.self_test.after, "after");
+    for (const auto& t : dev.tests) {
+      d.test_verdicts[t.id] = t.verdict;
+      for (const auto& v : t.verdicts)
+        if (v.status != "PASS") d.failing.push_back(v.test + " " + v.metric);
+      if (t.matrix) continue;  // a matrix's cells compare as its table, not as workloads
       std::map<std::string, size_t> ranks;
-      for (const auto& w : arr(t, "workloads")) add_workload(d, t, w, ranks[str(w, "rw")]++);
+      for (const auto& w : t.workloads) add_workload(d, t, w, ranks[w.rw]++);
     }
     r.devices.push_back(std::move(d));
   }

@@ -1,8 +1,9 @@
 // A report read back as values to compare: per device its identity, verdicts and health, and per
 // workload and direction the numbers a person compares (IOPS, bandwidth, mean and percentile
 // latency) with the spread of the run's own interval series beside them, and the max-IOPS sweep.
-// Built from the JSON through the forgiving accessors, so a report of any schema this diskvet reads
-// (report_schema.hpp) indexes, and a missing number is absent rather than zero.
+// Built from the decoded report (report_view.hpp), so a report of any schema this diskvet reads
+// (report_schema.hpp) indexes, and a missing number is absent rather than zero; a multi-host report
+// from its JSON.
 #pragma once
 
 #include <boost/json.hpp>
@@ -11,6 +12,8 @@
 #include <optional>
 #include <string>
 #include <vector>
+
+#include "runner/report/report_view.hpp"
 
 namespace diskvet::runner {
 
@@ -102,7 +105,9 @@ struct ReportIndex {
 
 inline constexpr const char* kMergedHosts = "all hosts merged";
 
+// Decodes the report, then indexes it.
 ReportIndex index_report(const boost::json::object& doc, const std::string& name);
+ReportIndex index_report(const ReportView& report, const std::string& name);
 
 // Whether doc is a multi-host report ("kind": "diskvet-hosts-report").
 bool is_multi_host_report(const boost::json::object& doc);

@@ -7,14 +7,10 @@
 #include <cmath>
 
 #include "common/units.hpp"
-#include "runner/report/report_json_access.hpp"
 #include "runner/report/human_format.hpp"
 #include "runner/report/svg_plot.hpp"
 
 namespace diskvet::runner {
-
-namespace json = boost::json;
-using namespace rj;
 
 namespace {
 // A report is input: a hand-made one must not make a table of millions of cells.
@@ -29,39 +25,33 @@ std::string bs_label(uint64_t bs) {
   return fmt::format("{:g} KiB", static_cast<double>(bs) / 1024);
 }
 
-std::optional<MatrixTable> read_matrix_table(const json::value& test) {
-  const json::value* m = at(test, "matrix");
-  if (!m || !m->is_object()) return std::nullopt;
+MatrixTable matrix_table(const MatrixView& m) {
   MatrixTable t;
-  for (const auto& x : arr(*m, "rwmixread"))
-    if (x.is_number() && t.mixes.size() < kMaxAxis) t.mixes.push_back(x.to_number<double>());
-  for (const auto& x : arr(*m, "bs")) {
-    const double b = x.is_number() ? x.to_number<double>() : 0;
+  for (double x : m.rwmixread)
+    if (t.mixes.size() < kMaxAxis) t.mixes.push_back(x);
+  for (double b : m.bs)
     if (b >= 1 && b <= 1e12 && t.bs_bytes.size() < kMaxAxis) t.bs_bytes.push_back(static_cast<uint64_t>(b));
-  }
   std::sort(t.bs_bytes.begin(), t.bs_bytes.end());
   t.bs_bytes.erase(std::unique(t.bs_bytes.begin(), t.bs_bytes.end()), t.bs_bytes.end());
   t.iops.assign(t.bs_bytes.size(), std::vector<std::optional<double>>(t.mixes.size()));
   t.skipped.assign(t.bs_bytes.size(), std::vector<bool>(t.mixes.size(), false));
-  for (const auto& c : arr(*m, "cells")) {
-    auto row = std::ranges::find(t.bs_bytes, bytes(c, "bs"));
-    auto col = std::ranges::find(t.mixes, num(c, "rwmixread", -1));
+  for (const auto& c : m.cells) {
+    auto row = std::ranges::find(t.bs_bytes, c.bs.value_or(0));
+    auto col = std::ranges::find(t.mixes, c.rwmixread.value_or(-1));
     if (row == t.bs_bytes.end() || col == t.mixes.end()) continue;
     const size_t r = static_cast<size_t>(row - t.bs_bytes.begin()), k = static_cast<size_t>(col - t.mixes.begin());
-    if (is_num(c, "iops")) t.iops[r][k] = num(c, "iops");
-    if (std::string why = str(c, "skipped"); !why.empty()) {
+    if (c.iops) t.iops[r][k] = *c.iops;
+    if (!c.skipped.empty()) {
       t.skipped[r][k] = true;
-      if (std::ranges::find(t.skip_reasons, why) == t.skip_reasons.end() && t.skip_reasons.size() < 8) t.skip_reasons.push_back(why);
+      if (std::ranges::find(t.skip_reasons, c.skipped) == t.skip_reasons.end() && t.skip_reasons.size() < 8) t.skip_reasons.push_back(c.skipped);
     }
   }
-  const json::value& ss = obj(*m, "steady_state");
-  const json::value& w = obj(ss, "measurement_window");
-  if (is_num(w, "first_round"))
-    t.window = fmt::format("averaged over rounds {:.0f}-{:.0f} of {:.0f} ({}: range {:.1f}%, slope {:.1f}% of the average {})",
-                           num(w, "first_round"), num(w, "last_round"), num(*m, "rounds_run"), flag(ss, "attained") ? "steady" : "NOT steady",
-                           num(w, "range_pct"), num(w, "slope_pct"), format_count(num(w, "average")));
+  if (const auto& w = m.measurement_window; w && w->first_round)
+    t.window = fmt::format("averaged over rounds {:.0f}-{:.0f} of {:.0f} ({}: range {:.1f}%, slope {:.1f}% of the average {})", *w->first_round,
+                           w->last_round.value_or(0), m.rounds_run.value_or(0), m.attained ? "steady" : "NOT steady", w->range_pct.value_or(0),
+                           w->slope_pct.value_or(0), format_count(w->average.value_or(0)));
   else
-    t.window = fmt::format("{:.0f} round(s) run, fewer than a measurement window: NOT steady", num(*m, "rounds_run"));
+    t.window = fmt::format("{:.0f} round(s) run, fewer than a measurement window: NOT steady", m.rounds_run.value_or(0));
   return t;
 }
 

@@ -1,14 +1,14 @@
-// A matrix test's table (mix x block size, IOPS over the measurement window) read back from a
-// report, for the text and HTML renderers. Forgiving like the other renderers: cells are matched by
-// their mix and block size, not their position, and anything missing reads as not measured.
+// A matrix test's table (mix x block size, IOPS over the measurement window) from the decoded
+// report, for the text and HTML renderers: cells are matched by their mix and block size, not their
+// position, and anything missing reads as not measured.
 #pragma once
-
-#include <boost/json.hpp>
 
 #include <cstdint>
 #include <optional>
 #include <string>
 #include <vector>
+
+#include "runner/report/report_view.hpp"
 
 namespace diskvet::runner {
 
@@ -21,8 +21,8 @@ struct MatrixTable {
   std::string window;               // "rounds 3-7 of 7, steady" / "NOT steady after 25 rounds"
 };
 
-// The table of a test's "matrix" object; nullopt when the test has none.
-std::optional<MatrixTable> read_matrix_table(const boost::json::value& test);
+// The table of a decoded matrix test.
+MatrixTable matrix_table(const MatrixView& m);
 
 // "100/0" for a read percentage of 100.
 std::string mix_label(double read_pct);

@@ -5,16 +5,11 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstdlib>
 
 #include "common/units.hpp"
 #include "runner/report/human_format.hpp"
-#include "runner/report/report_json_access.hpp"
 
 namespace diskvet::runner {
-
-namespace json = boost::json;
-using namespace rj;
 
 namespace {
 
@@ -46,27 +41,12 @@ std::string latency_metric_word(const std::string& base) {
   return s;
 }
 
-bool directed(const json::value& res, std::string_view dir) { return num(obj(res, dir), "total_ios") > 0; }
-
 }  // namespace
 
-std::string workload_label(const json::value& w) {
-  std::string s = fmt::format("{} {} QD{}x{}", str(w, "rw"), format_bytes(bytes(w, "bs")), num(w, "iodepth"), num(w, "numjobs"));
-  if (is_num(w, "rwmixread")) s += fmt::format(" {}% read", num(w, "rwmixread"));
+std::string workload_label(const WorkloadView& w) {
+  std::string s = fmt::format("{} {} QD{}x{}", w.rw, format_bytes(w.bs.value_or(0)), w.iodepth.value_or(0), w.numjobs.value_or(0));
+  if (w.rwmixread) s += fmt::format(" {}% read", *w.rwmixread);
   return s;
-}
-
-std::vector<std::pair<double, double>> percentile_points(const json::value& lat) {
-  std::vector<std::pair<double, double>> out;
-  if (const auto* pct = obj(lat, "percentile").if_object())
-    for (const auto& kv : *pct) {
-      const std::string key(kv.key());
-      char* end = nullptr;
-      const double q = std::strtod(key.c_str(), &end);
-      if (end != key.c_str() && q > 0 && q < 100 && kv.value().is_number()) out.emplace_back(q, kv.value().to_number<double>());
-    }
-  std::sort(out.begin(), out.end());
-  return out;
 }
 
 double nines(double percentile) { return -std::log10(1 - percentile / 100); }
@@ -81,8 +61,9 @@ PlotAxis nines_axis(double max_nines) {
   return x;
 }
 
-Plot percentile_plot(const json::value& w, const json::value& test) {
-  const json::value& res = obj(w, "result");
+Plot percentile_plot(const WorkloadView& w, const TestView& test) {
+  static const ResultView kNotRun;
+  const ResultView& res = w.result ? *w.result : kNotRun;
   Plot p;
   p.kind = "percentiles";
   p.title = "Latency by percentile: " + workload_label(w);
@@ -91,26 +72,28 @@ Plot percentile_plot(const json::value& w, const json::value& test) {
   p.y.format = fmt_latency_ns;
   double max_nines = 2;
   for (const char* dir : {"read", "write"}) {
-    if (!directed(res, dir)) continue;
+    const DirectionView& d = res.direction(dir);
+    if (!d.measured()) continue;
     PlotSeries s{dir, dir_color(dir), {}};
-    for (const auto& [q, ns] : percentile_points(obj(obj(res, dir), "lat_ns"))) {
+    for (const auto& [q, ns] : d.percentiles_ns) {
       s.points.emplace_back(nines(q), ns);
       max_nines = std::max(max_nines, nines(q));
     }
     if (!s.points.empty()) p.series.push_back(std::move(s));
-    for (const auto& v : arr(test, "verdicts")) {
-      const std::string metric = str(v, "metric"), base = metric_base(metric);
-      if (!base.starts_with("lat_") || !base.ends_with("_us") || !metric_of(metric, dir) || !is_num(v, "expected")) continue;
-      p.hlines.push_back({num(v, "expected") * 1e3,
-                          fmt::format("{} {} limit {}", dir, latency_metric_word(base), human::latency_us(num(v, "expected"))), dir_color(dir)});
+    for (const auto& v : test.verdicts) {
+      const std::string base = metric_base(v.metric);
+      if (!base.starts_with("lat_") || !base.ends_with("_us") || !metric_of(v.metric, dir) || !v.expected) continue;
+      p.hlines.push_back({*v.expected * 1e3, fmt::format("{} {} limit {}", dir, latency_metric_word(base), human::latency_us(*v.expected)), dir_color(dir)});
     }
   }
   p.x = nines_axis(max_nines);
   return p;
 }
 
-std::pair<Plot, Plot> timeline_plots(const json::value& w, const json::value& test, const json::value& device) {
-  const json::value& res = obj(w, "result");
+std::pair<Plot, Plot> timeline_plots(const WorkloadView& w, const TestView& test, const DeviceView& device) {
+  static const ResultView kNotRun;
+  static const SteadyStateView kNoRounds;
+  const ResultView& res = w.result ? *w.result : kNotRun;
   Plot iops, lat;
   iops.kind = "timeline-iops";
   lat.kind = "timeline-latency";
@@ -127,71 +110,69 @@ std::pair<Plot, Plot> timeline_plots(const json::value& w, const json::value& te
     iops.bands.push_back({a, b, label, color});
     lat.bands.push_back({a, b, "", color});
   };
+  const double ramp_s = w.ramp_s.value_or(0);
   double cursor = 0;
-  const json::value& wu = obj(w, "warmup");
-  if (!arr(wu, "iops").empty()) {
-    const auto& pts = arr(wu, "iops");
-    const double e = num(wu, "elapsed_s") > 0 ? num(wu, "elapsed_s") : static_cast<double>(pts.size());
+  if (w.warmup && !w.warmup->iops.empty()) {
+    const auto& pts = w.warmup->iops;
+    const double e = w.warmup->elapsed_s.value_or(0) > 0 ? *w.warmup->elapsed_s : static_cast<double>(pts.size());
     PlotSeries s{"warmup", "#888", {}};
     for (size_t i = 0; i < pts.size(); ++i)
-      if (pts[i].is_number()) s.points.emplace_back((static_cast<double>(i) + 0.5) * e / static_cast<double>(pts.size()), pts[i].to_number<double>());
+      if (pts[i]) s.points.emplace_back((static_cast<double>(i) + 0.5) * e / static_cast<double>(pts.size()), *pts[i]);
     iops.series.push_back(std::move(s));
     band(0, e, "warmup", "#eeeeee");
     cursor = e;
   }
   // The measured intervals' length, which is also the steady-state window when the result is it.
   double measured_s = 0;
-  for (const auto& iv : arr(res, "intervals")) measured_s += num(iv, "dur_s");
-  const json::value& ss = obj(w, "steady_state");
-  const auto& rounds = arr(ss, "rounds");
-  const json::value& mw = obj(ss, "measurement_window");
-  double measured_at = cursor + num(w, "ramp_s");
+  for (const auto& iv : res.intervals) measured_s += iv.dur_s.value_or(0);
+  const SteadyStateView& ss = w.steady_state ? *w.steady_state : kNoRounds;
+  const auto& rounds = ss.rounds;
+  const std::optional<double> window_rounds = ss.measurement_window ? ss.measurement_window->rounds : std::nullopt;
+  double measured_at = cursor + ramp_s;
   if (!rounds.empty()) {
     // A round's length: exact when the result is the window (its intervals are the window's rounds);
     // otherwise the workload's runtime, the length each round is capped at.
-    const bool is_window = is_num(mw, "rounds") && num(mw, "rounds") > 0 && measured_s > 0;
-    const double round_s = is_window ? measured_s / num(mw, "rounds") : std::max(num(w, "runtime_s"), 1e-3);
+    const bool is_window = window_rounds && *window_rounds > 0 && measured_s > 0;
+    const double round_s = is_window ? measured_s / *window_rounds : std::max(w.runtime_s.value_or(0), 1e-3);
     PlotSeries ri{"rounds", "#2ca02c", {}}, rl{"round mean latency", "#2ca02c", {}};
     ri.step = rl.step = true;
     for (size_t i = 0; i <= rounds.size(); ++i) {
-      const json::value& r = rounds[std::min(i, rounds.size() - 1)];
-      ri.points.emplace_back(cursor + static_cast<double>(i) * round_s, num(r, "iops"));
-      rl.points.emplace_back(cursor + static_cast<double>(i) * round_s, num(r, "lat_mean_us") * 1e3);
+      const RoundView& r = rounds[std::min(i, rounds.size() - 1)];
+      ri.points.emplace_back(cursor + static_cast<double>(i) * round_s, r.iops.value_or(0));
+      rl.points.emplace_back(cursor + static_cast<double>(i) * round_s, r.lat_mean_us.value_or(0) * 1e3);
     }
-    band(cursor, cursor + static_cast<double>(rounds.size()) * round_s, str(ss, "workload").empty() ? "rounds" : "rounds at " + str(ss, "workload"),
-         "#f4faf4");
-    const json::value& win = obj(ss, "window");
-    if (is_num(win, "first_round")) {
-      const double a = cursor + num(win, "first_round") * round_s, b = a + num(win, "rounds") * round_s;
-      band(a, b, flag(ss, "attained") ? "steady-state window" : "last rounds (NOT steady)", flag(ss, "attained") ? "#dff0d8" : "#fbe3c9");
+    band(cursor, cursor + static_cast<double>(rounds.size()) * round_s, ss.workload.empty() ? "rounds" : "rounds at " + ss.workload, "#f4faf4");
+    if (ss.window && ss.window->first_round) {
+      const double a = cursor + *ss.window->first_round * round_s, b = a + ss.window->rounds.value_or(0) * round_s;
+      band(a, b, ss.attained ? "steady-state window" : "last rounds (NOT steady)", ss.attained ? "#dff0d8" : "#fbe3c9");
       if (is_window) measured_at = a;
     }
-    if (!is_window) measured_at = cursor + static_cast<double>(rounds.size()) * round_s + num(w, "ramp_s");
+    if (!is_window) measured_at = cursor + static_cast<double>(rounds.size()) * round_s + ramp_s;
     iops.series.push_back(std::move(ri));
     lat.series.push_back(std::move(rl));
-    if (!is_window && num(w, "ramp_s") > 0) band(measured_at - num(w, "ramp_s"), measured_at, "ramp", "#f0f0f0");
-  } else if (num(w, "ramp_s") > 0) {
+    if (!is_window && ramp_s > 0) band(measured_at - ramp_s, measured_at, "ramp", "#f0f0f0");
+  } else if (ramp_s > 0) {
     band(cursor, measured_at, "ramp (not measured)", "#f0f0f0");
   }
-  if (rounds.empty() || !is_num(mw, "rounds")) band(measured_at, measured_at + measured_s, "measured", "#e4eef8");
+  if (rounds.empty() || !window_rounds) band(measured_at, measured_at + measured_s, "measured", "#e4eef8");
   for (const char* dir : {"read", "write"}) {
-    if (!directed(res, dir)) continue;
+    if (!res.direction(dir).measured()) continue;
+    const bool is_read = std::string_view(dir) == "read";
     PlotSeries si{dir, dir_color(dir), {}}, sm{std::string(dir) + " mean", dir_color(dir), {}}, sp{std::string(dir) + " p99", dir_color(dir), {}};
     sp.dashed = true;
     // The ramp's own series (counts only) leads into the measured one, where the ramp was kept.
     if (rounds.empty())
-      for (const auto& iv : arr(obj(w, "ramp"), "intervals"))
-        si.points.emplace_back(measured_at - num(w, "ramp_s") + num(iv, "t_s") + num(iv, "dur_s") / 2, num(obj(iv, dir), "iops"));
+      for (const auto& iv : w.ramp)
+        si.points.emplace_back(measured_at - ramp_s + iv.t_s.value_or(0) + iv.dur_s.value_or(0) / 2, (is_read ? iv.read_iops : iv.write_iops).value_or(0));
     // Each interval at its middle; a window of one interval (a pass shorter than the interval) as a
     // flat line across it, since a single point draws no line.
-    const auto& intervals = arr(res, "intervals");
-    for (const auto& iv : intervals) {
-      const json::value& d = obj(iv, dir);
-      const double start = measured_at + num(iv, "t_s"), dur = num(iv, "dur_s");
-      for (double t : intervals.size() == 1 ? std::vector<double>{start, start + dur} : std::vector<double>{start + dur / 2}) {
-        si.points.emplace_back(t, num(d, "iops"));
-        sm.points.emplace_back(t, num(d, "lat_mean_ns"));
-        sp.points.emplace_back(t, num(d, "lat_p99_ns"));
+    for (const auto& iv : res.intervals) {
+      const IntervalDirectionView& d = is_read ? iv.read : iv.write;
+      const double start = measured_at + iv.t_s.value_or(0), dur = iv.dur_s.value_or(0);
+      for (double t : res.intervals.size() == 1 ? std::vector<double>{start, start + dur} : std::vector<double>{start + dur / 2}) {
+        si.points.emplace_back(t, d.iops.value_or(0));
+        sm.points.emplace_back(t, d.lat_mean_ns.value_or(0));
+        sp.points.emplace_back(t, d.lat_p99_ns.value_or(0));
       }
     }
     iops.series.push_back(std::move(si));
@@ -199,32 +180,31 @@ std::pair<Plot, Plot> timeline_plots(const json::value& w, const json::value& te
     lat.series.push_back(std::move(sp));
   }
   // The burst-then-baseline step, on the ramp's time line.
-  if (const json::value& b = obj(w, "burst"); flag(b, "found") && rounds.empty())
-    iops.vlines.push_back({measured_at - num(w, "ramp_s") + num(b, "step_s"),
-                           fmt::format("burst ends: {} to {} IOPS", fmt_count(num(b, "before_iops")), fmt_count(num(b, "after_iops"))), "#b15928"});
+  if (w.burst && w.burst->found && rounds.empty())
+    iops.vlines.push_back({measured_at - ramp_s + w.burst->step_s.value_or(0),
+                           fmt::format("burst ends: {} to {} IOPS", fmt_count(w.burst->before_iops.value_or(0)), fmt_count(w.burst->after_iops.value_or(0))),
+                           "#b15928"});
   // A burn-in's slowdowns and stalls of this test, on the measured time line.
-  const std::string id = str(test, "id");
-  for (const auto& e : arr(device, "slowdowns"))
-    if (str(e, "test") == id)
-      band(measured_at + num(e, "start_s"), measured_at + num(e, "end_s"), fmt::format("slowdown -{:.0f}%", num(e, "max_drop_pct")), "#f8d0d0");
-  for (const auto& s : arr(obj(device, "watchdog"), "stalls"))
-    if (str(s, "test") == id) {
-      const std::string label = fmt::format("stall {}", human::duration_s(num(s, "out_s")));
+  for (const auto& e : device.slowdowns)
+    if (e.test == test.id)
+      band(measured_at + e.start_s.value_or(0), measured_at + e.end_s.value_or(0), fmt::format("slowdown -{:.0f}%", e.max_drop_pct.value_or(0)), "#f8d0d0");
+  for (const auto& s : device.watchdog.stalls)
+    if (s.test == test.id) {
+      const std::string label = fmt::format("stall {}", human::duration_s(s.out_s.value_or(0)));
       // submit_s counts from the workload's start, its ramp included.
-      const double x = std::max(0.0, measured_at - num(w, "ramp_s") + num(s, "submit_s"));
+      const double x = std::max(0.0, measured_at - ramp_s + s.submit_s.value_or(0));
       iops.vlines.push_back({x, label, "#a00"});
       lat.vlines.push_back({x, label, "#a00"});
     }
   return {std::move(iops), std::move(lat)};
 }
 
-std::optional<Plot> sweep_plot(const json::value& w) {
-  const json::value& sw = obj(w, "sweep");
-  const auto& pts = arr(sw, "points");
-  if (pts.empty()) return std::nullopt;
+std::optional<Plot> sweep_plot(const WorkloadView& w) {
+  if (!w.sweep || w.sweep->points.empty()) return std::nullopt;
+  const auto& pts = w.sweep->points;
   Plot p;
   p.kind = "sweep";
-  p.title = "Max-IOPS sweep: latency against IOPS as outstanding I/Os grow (" + str(w, "rw") + ")";
+  p.title = "Max-IOPS sweep: latency against IOPS as outstanding I/Os grow (" + w.rw + ")";
   p.x.label = "IOPS";
   p.x.format = fmt_count;
   p.y.label = "latency (log scale)";
@@ -233,19 +213,20 @@ std::optional<Plot> sweep_plot(const json::value& w) {
   PlotSeries mean{"mean latency", "#1f77b4", {}}, p99{"p99 latency", "#ff7f0e", {}};
   p99.dashed = true;
   for (const auto& pt : pts) {
-    mean.points.emplace_back(num(pt, "iops"), num(pt, "lat_mean_us") * 1e3);
-    p99.points.emplace_back(num(pt, "iops"), num(pt, "lat_p99_us") * 1e3);
-    mean.point_labels.push_back(fmt::format("{}", num(pt, "outstanding")));
+    mean.points.emplace_back(pt.iops.value_or(0), pt.lat_mean_us.value_or(0) * 1e3);
+    p99.points.emplace_back(pt.iops.value_or(0), pt.lat_p99_us.value_or(0) * 1e3);
+    mean.point_labels.push_back(fmt::format("{}", pt.outstanding.value_or(0)));
   }
-  if (auto k = index_below(sw, "knee", pts.size()))
-    p.markers.push_back({num(pts[*k], "iops"), num(pts[*k], "lat_mean_us") * 1e3,
-                         fmt::format("knee: {} at {} outstanding", human::iops(num(pts[*k], "iops")), num(pts[*k], "outstanding")), "#000"});
+  if (const auto k = w.sweep->knee) {
+    const SweepPointView& kp = pts[*k];
+    p.markers.push_back({kp.iops.value_or(0), kp.lat_mean_us.value_or(0) * 1e3,
+                         fmt::format("knee: {} at {} outstanding", human::iops(kp.iops.value_or(0)), kp.outstanding.value_or(0)), "#000"});
+  }
   p.series = {std::move(mean), std::move(p99)};
   return p;
 }
 
-std::optional<Plot> health_plot(const json::value& device) {
-  const auto& series = arr(device, "health_series");
+std::optional<Plot> health_plot(const DeviceView& device) {
   Plot p;
   p.kind = "health";
   p.title = "Health during the run: temperature (thermal throttling marked)";
@@ -256,16 +237,16 @@ std::optional<Plot> health_plot(const json::value& device) {
   p.y.format = [](double c) { return human::plain(c) + " °C"; };
   PlotSeries t{"temperature", "#d62728", {}};
   double last_transitions = -1;
-  for (const auto& s : series) {
-    if (is_num(s, "temperature_c")) t.points.emplace_back(num(s, "t_s"), num(s, "temperature_c"));
-    if (is_num(s, "thermal_transitions")) {
-      if (last_transitions >= 0 && num(s, "thermal_transitions") > last_transitions) p.vlines.push_back({num(s, "t_s"), "throttled", "#a60"});
-      last_transitions = num(s, "thermal_transitions");
+  for (const auto& s : device.health_series) {
+    if (s.temperature_c) t.points.emplace_back(s.t_s.value_or(0), *s.temperature_c);
+    if (s.thermal_transitions) {
+      if (last_transitions >= 0 && *s.thermal_transitions > last_transitions) p.vlines.push_back({s.t_s.value_or(0), "throttled", "#a60"});
+      last_transitions = *s.thermal_transitions;
     }
   }
   if (t.points.empty()) return std::nullopt;
-  const json::value& before = obj(obj(device, "health"), "before");
-  if (is_num(before, "warning_temp_c")) p.hlines.push_back({num(before, "warning_temp_c"), "warning temperature", "#c60"});
+  if (const auto& before = device.health.before; before && before->warning_temp_c)
+    p.hlines.push_back({*before->warning_temp_c, "warning temperature", "#c60"});
   p.series.push_back(std::move(t));
   return p;
 }
