@@ -10,10 +10,10 @@
 
 #include <deque>
 #include <filesystem>
-#include <fstream>
 #include <string>
 
 #include "common/fd.hpp"
+#include "tests/unit/support/scratch_file.hpp"
 
 namespace diskvet::devices {
 namespace {
@@ -71,20 +71,8 @@ TEST(SanitizeWait, SaysWhenTheLogCouldNeverBeRead) {
 }  // namespace diskvet::devices
 
 namespace diskvet {
-namespace {
 
-// A 1 MiB file on disk (not tmpfs: O_DIRECT), removed afterwards.
-struct ScratchFile {
-  std::filesystem::path path;
-  ScratchFile() {
-    path = std::filesystem::temp_directory_path() / ("diskvet-purge-test-" + std::to_string(::getpid()) + ".img");
-    if (std::filesystem::exists("/var/tmp")) path = std::filesystem::path("/var/tmp") / path.filename();
-    std::ofstream(path, std::ios::binary) << std::string(1 << 20, 'x');
-  }
-  ~ScratchFile() { std::filesystem::remove(path); }
-};
-
-}  // namespace
+using unit::ScratchFile;
 
 TEST(Purge, TheDevicesLibraryRefusesADescriptorWithoutWriteAccess) {
   ScratchFile f;

@@ -8,7 +8,8 @@
 
 #include <cstdlib>
 #include <filesystem>
-#include <fstream>
+
+#include "tests/unit/support/scratch_file.hpp"
 
 using namespace diskvet;
 using namespace diskvet::runner;
@@ -17,16 +18,7 @@ namespace {
 
 class NoEvents final : public RunEvents {};
 
-// A 1 MiB file on disk (not tmpfs: O_DIRECT), removed afterwards.
-struct ScratchFile {
-  std::filesystem::path path;
-  ScratchFile() {
-    path = std::filesystem::temp_directory_path() / ("diskvet-purge-test-" + std::to_string(::getpid()) + ".img");
-    if (std::filesystem::exists("/var/tmp")) path = std::filesystem::path("/var/tmp") / path.filename();
-    std::ofstream(path, std::ios::binary) << std::string(1 << 20, 'x');
-  }
-  ~ScratchFile() { std::filesystem::remove(path); }
-};
+using unit::ScratchFile;
 
 DevicePlan plan_for(Target t) {
   devices::Device dev;
