@@ -140,3 +140,26 @@ TEST_F(CompareFleetCli, FleetReadsAFolderOfReportsWritesHtmlAndCsvAndExitsOneOnA
   EXPECT_NE(read(dir_ / "fleet.html").find("<h1>diskvet fleet"), std::string::npos);
   EXPECT_EQ(diskvet("fleet " + (dir_ / "nothing-here").string()).exit_code, 2);
 }
+
+// `diskvet report` reads a report through its schema: a sealed report of a real run has nothing it
+// cannot read, and says nothing; one whose keys are missing or unknown to it (a hand edit, a newer
+// diskvet) is still printed, with a warning naming each such part, and the run's exit code.
+TEST_F(CompareFleetCli, ReportNamesWhatItCouldNotReadAndStillPrints) {
+  boost::json::object doc = dvt::null_run_report({{.serial = "SN-A", .rate_cap_iops = 20000}}, dvt::kNullSuite, kPassable);
+  const std::string clean = save("clean.json", doc);
+  const int run_exit = static_cast<int>(doc.at("exit_code").as_int64());
+  auto ok = diskvet("report " + clean);
+  EXPECT_EQ(ok.exit_code, run_exit) << ok.out << ok.err;
+  EXPECT_EQ(ok.err, "") << "a report this diskvet wrote reads whole";
+  EXPECT_NE(ok.out.find("SN-A"), std::string::npos) << ok.out;
+  boost::json::object& device = doc["devices"].as_array().at(0).as_object();
+  ASSERT_TRUE(device.erase("verdict"));
+  device["verdcit"] = "PASS";  // a misspelling: an unknown key, never taken for the verdict
+  const std::string edited = save("edited.json", doc);
+  auto warned = diskvet("report " + edited);
+  EXPECT_EQ(warned.exit_code, run_exit) << "the run's own exit code: " << warned.err;
+  EXPECT_NE(warned.err.find("WARNING: 2 part(s) of the report could not be read"), std::string::npos) << warned.err;
+  EXPECT_NE(warned.err.find("devices[0].verdict: missing"), std::string::npos) << warned.err;
+  EXPECT_NE(warned.err.find("devices[0].verdcit: unknown key"), std::string::npos) << warned.err;
+  EXPECT_NE(warned.out.find("SN-A"), std::string::npos) << "still printed: " << warned.out;
+}
