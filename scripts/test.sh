@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Checks that no include points up the layer chain (scripts/check_layers.sh, no build needed), installs
+# Checks that no include points up the layer chain (scripts/check_layers.sh, no build needed) and that the
+# fuzz build's source list is whole (scripts/check_fuzz_sources.sh), installs
 # what is missing, builds, checks the product sources with clang-tidy (scripts/tidy.sh, .clang-tidy),
 # and runs every test: the Release build's whole ctest suite
 # (labels root and vm included where this machine allows them), then the unit tests again under
@@ -70,6 +71,7 @@ failed_tests_output() {
 }
 
 stage layers "$top/scripts/check_layers.sh"
+stage fuzz-list "$top/scripts/check_fuzz_sources.sh"
 stage deps "$top/scripts/deps.sh"
 stage build "$top/scripts/build.sh" "$top/build"
 stage tidy "$top/scripts/tidy.sh" "$top/build"
