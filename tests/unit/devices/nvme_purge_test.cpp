@@ -13,7 +13,7 @@
 #include <string>
 
 #include "common/fd.hpp"
-#include "tests/unit/support/scratch_file.hpp"
+#include "tests/support/lab.hpp"
 
 namespace diskvet::devices {
 namespace {
@@ -72,13 +72,13 @@ TEST(SanitizeWait, SaysWhenTheLogCouldNeverBeRead) {
 
 namespace diskvet {
 
-using unit::ScratchFile;
+using diskvet::testing::ScratchFile;
 
 TEST(Purge, TheDevicesLibraryRefusesADescriptorWithoutWriteAccess) {
-  ScratchFile f;
-  UniqueFd fd(::open(f.path.c_str(), O_RDONLY | O_CLOEXEC));
+  ScratchFile f("purge", 1 << 20);
+  UniqueFd fd(::open(f.path().c_str(), O_RDONLY | O_CLOEXEC));
   ASSERT_TRUE(fd.valid());
-  devices::NvmePurgeOutcome o = devices::nvme_purge(fd.get(), f.path.string());
+  devices::NvmePurgeOutcome o = devices::nvme_purge(fd.get(), f.path());
   EXPECT_FALSE(o.method);
   EXPECT_FALSE(o.ok);
   EXPECT_NE(o.detail.find("not opened for writing through the protection gate"), std::string::npos) << o.detail;

@@ -9,7 +9,7 @@
 #include <cstdlib>
 #include <filesystem>
 
-#include "tests/unit/support/scratch_file.hpp"
+#include "tests/support/lab.hpp"
 
 using namespace diskvet;
 using namespace diskvet::runner;
@@ -18,7 +18,7 @@ namespace {
 
 class NoEvents final : public RunEvents {};
 
-using unit::ScratchFile;
+using diskvet::testing::ScratchFile;
 
 DevicePlan plan_for(Target t) {
   devices::Device dev;
@@ -30,8 +30,8 @@ DevicePlan plan_for(Target t) {
 }  // namespace
 
 TEST(Purge, IsNotIssuedOnADeviceOpenedWithoutConsent) {
-  ScratchFile f;
-  auto t = Target::open(f.path.string(), /*writable=*/false);
+  ScratchFile f("purge", 1 << 20);
+  auto t = Target::open(f.path(), /*writable=*/false);
   ASSERT_TRUE(t.ok()) << t.error().message();
   int asked = 0;
   RunHooks hooks;
@@ -48,8 +48,8 @@ TEST(Purge, IsNotIssuedOnADeviceOpenedWithoutConsent) {
 }
 
 TEST(Purge, TheHookRefusesATargetWithoutConsent) {
-  ScratchFile f;
-  auto t = Target::open(f.path.string(), /*writable=*/false);
+  ScratchFile f("purge", 1 << 20);
+  auto t = Target::open(f.path(), /*writable=*/false);
   ASSERT_TRUE(t.ok()) << t.error().message();
   NvmePurgeAnswer a = purge_nvme(devices::Device{}, *t, {});
   EXPECT_FALSE(a.record);
@@ -57,8 +57,8 @@ TEST(Purge, TheHookRefusesATargetWithoutConsent) {
 }
 
 TEST(Purge, AWritableRegularFileIsNeitherFormattedNorDiscarded) {
-  ScratchFile f;
-  auto t = Target::open(f.path.string(), /*writable=*/true);
+  ScratchFile f("purge", 1 << 20);
+  auto t = Target::open(f.path(), /*writable=*/true);
   ASSERT_TRUE(t.ok()) << t.error().message();
   int asked = 0;
   RunHooks hooks;
