@@ -7,7 +7,6 @@
 
 #include "common/units.hpp"
 #include "runner/report/human_format.hpp"
-#include "runner/report/report_json_access.hpp"
 #include "runner/report/report_plots.hpp"
 #include "runner/report/report_schema.hpp"
 #include "runner/report/report_view.hpp"
@@ -15,7 +14,6 @@
 namespace diskvet::runner {
 
 namespace json = boost::json;
-using namespace rj;
 
 const std::vector<CompareMetric>& compare_metrics() {
   static const std::vector<CompareMetric> kinds = {
@@ -157,36 +155,38 @@ void add_workload(DeviceIndex& d, const TestView& t, const WorkloadView& w, size
   }
 }
 
-// The numbers of one direction of a fio lat_ns-carrying object (a host's client_stats entry, or a
-// merged one) with the noise of an interval series of IOPS beside IOPS and bandwidth (one block size
-// per workload: the bandwidth series is the IOPS series times a constant, with the same spread).
-void add_direction_metrics(WorkloadDirection& wd, const json::value& r, std::optional<double> iops_noise) {
-  const json::value& lat = obj(r, "lat_ns");
-  const json::value& pct = obj(lat, "percentile");
-  wd.percentiles_ns = percentile_points(lat);
-  wd.metrics["iops"] = {num(r, "iops"), iops_noise};
-  wd.metrics["bw"] = {num(r, "bw_bytes"), iops_noise};
-  if (is_num(lat, "mean") && num(lat, "N", 1) > 0) wd.metrics["lat_mean"] = {num(lat, "mean"), std::nullopt};
-  if (is_num(pct, "50.000000")) wd.metrics["lat_p50"] = {num(pct, "50.000000"), std::nullopt};
-  if (is_num(pct, "99.000000")) wd.metrics["lat_p99"] = {num(pct, "99.000000"), std::nullopt};
-  if (is_num(pct, "99.990000")) wd.metrics["lat_p9999"] = {num(pct, "99.990000"), std::nullopt};
+// The numbers of one direction of a fio result (a host's, or a merged one) with the noise of an
+// interval series of IOPS beside IOPS and bandwidth (one block size per workload: the bandwidth
+// series is the IOPS series times a constant, with the same spread).
+void add_direction_metrics(WorkloadDirection& wd, const FioDirectionView& r, std::optional<double> iops_noise) {
+  wd.percentiles_ns = r.percentiles_ns;
+  wd.metrics["iops"] = {r.iops.value_or(0), iops_noise};
+  wd.metrics["bw"] = {r.bw_bytes.value_or(0), iops_noise};
+  if (r.lat_mean_ns && r.lat_count.value_or(1) > 0) wd.metrics["lat_mean"] = {*r.lat_mean_ns, std::nullopt};
+  if (auto p = r.percentile_ns(50.0)) wd.metrics["lat_p50"] = {*p, std::nullopt};
+  if (auto p = r.percentile_ns(99.0)) wd.metrics["lat_p99"] = {*p, std::nullopt};
+  if (auto p = r.percentile_ns(99.99)) wd.metrics["lat_p9999"] = {*p, std::nullopt};
 }
 
-std::optional<double> interval_noise(const json::value& merged, const char* dir) {
+double interval_iops(const FioIntervalView& iv, std::string_view dir) { return (dir == "read" ? iv.read_iops : iv.write_iops).value_or(0); }
+
+std::optional<double> interval_noise(const FioResultView* merged, std::string_view dir) {
   std::vector<double> xs;
-  for (const auto& iv : arr(merged, "intervals")) xs.push_back(num(iv, std::string(dir) + "_iops"));
+  if (merged)
+    for (const FioIntervalView& iv : merged->intervals) xs.push_back(interval_iops(iv, dir));
   return cv_pct(xs);
 }
 
 // fio's interval series of a merged or per-host result: (seconds, IOPS) per sample.
-std::vector<std::pair<double, double>> interval_series(const json::value& merged, const char* dir) {
+std::vector<std::pair<double, double>> interval_series(const FioResultView* merged, std::string_view dir) {
   std::vector<std::pair<double, double>> out;
-  for (const auto& iv : arr(merged, "intervals")) out.emplace_back(num(iv, "t_ms") / 1e3, num(iv, std::string(dir) + "_iops"));
+  if (merged)
+    for (const FioIntervalView& iv : merged->intervals) out.emplace_back(iv.t_ms.value_or(0) / 1e3, interval_iops(iv, dir));
   return out;
 }
 
-std::string hosts_workload_label(const json::value& w) {
-  return fmt::format("{} {} QD{}x{}", str(w, "rw"), format_bytes(bytes(w, "bs_bytes")), num(w, "iodepth"), num(w, "numjobs"));
+std::string hosts_workload_label(const HostsWorkloadView& w) {
+  return fmt::format("{} {} QD{}x{}", w.rw, format_bytes(w.bs_bytes.value_or(0)), w.iodepth.value_or(0), w.numjobs.value_or(0));
 }
 
 DeviceIndex& host_entry(std::vector<DeviceIndex>& devices, const std::string& host) {
@@ -201,70 +201,66 @@ DeviceIndex& host_entry(std::vector<DeviceIndex>& devices, const std::string& ho
 }
 
 // One workload of a multi-host test: the merged numbers on devices[0], each host's on its entry.
-void add_hosts_workload(std::vector<DeviceIndex>& devices, const json::value& t, const json::value& w, size_t rank) {
-  const json::value& merged = obj(w, "merged");
-  if (merged.as_object().empty()) return;  // the workload did not run (its "error" says why)
+void add_hosts_workload(std::vector<DeviceIndex>& devices, const HostsTestView& t, const HostsWorkloadView& w, size_t rank) {
+  if (!w.merged) return;  // the workload did not run (its error says why)
   std::vector<SweepStep> sweep;
-  for (const auto& step : arr(w, "sweep")) {
-    const json::value& total = obj(obj(step, "merged"), "total");
-    const json::value& lat = obj(total, "lat_ns");
-    sweep.push_back({num(step, "iodepth") * num(step, "numjobs"), num(total, "iops"), num(lat, "mean") / 1e3,
-                     num(obj(lat, "percentile"), "99.000000") / 1e3});
+  for (const HostsWorkloadView& step : w.sweep) {
+    static const FioDirectionView none;
+    const FioDirectionView* found = step.merged ? step.merged->direction("total") : nullptr;
+    const FioDirectionView& total = found ? *found : none;
+    sweep.push_back({step.iodepth.value_or(0) * step.numjobs.value_or(0), total.iops.value_or(0), total.lat_mean_ns.value_or(0) / 1e3,
+                     total.percentile_ns(99.0).value_or(0) / 1e3});
   }
   for (const char* dir : {"read", "write"}) {
     WorkloadDirection wd;
-    wd.test = str(t, "id");
+    wd.test = t.id;
     wd.label = hosts_workload_label(w);
     wd.direction = dir;
-    wd.key = fmt::format("{}/{}#{}/{}", wd.test, str(w, "rw"), rank, dir);
-    if (num(obj(merged, dir), "total_ios") > 0) {
-      WorkloadDirection m = wd;
-      add_direction_metrics(m, obj(merged, dir), interval_noise(merged, dir));
-      m.iops_series = interval_series(merged, dir);
-      m.sweep = sweep;
-      devices[0].workloads.push_back(std::move(m));
+    wd.key = fmt::format("{}/{}#{}/{}", wd.test, w.rw, rank, dir);
+    if (const FioDirectionView* m = w.merged->direction(dir); m && m->total_ios.value_or(0) > 0) {
+      WorkloadDirection merged = wd;
+      add_direction_metrics(merged, *m, interval_noise(&*w.merged, dir));
+      merged.iops_series = interval_series(&*w.merged, dir);
+      merged.sweep = sweep;
+      devices[0].workloads.push_back(std::move(merged));
     }
-    if (const auto* hosts = obj(w, "hosts").if_object())
-      for (const auto& kv : *hosts) {
-        const json::value& r = obj(kv.value(), dir);
-        if (num(r, "total_ios") <= 0) continue;
-        WorkloadDirection h = wd;
-        const json::value& own = obj(obj(w, "host_merged"), kv.key());
-        add_direction_metrics(h, r, interval_noise(own, dir));
-        h.iops_series = interval_series(own, dir);
-        host_entry(devices, std::string(kv.key())).workloads.push_back(std::move(h));
-      }
+    for (const auto& [host, result] : w.hosts) {
+      const FioDirectionView* r = result.direction(dir);
+      if (!r || r->total_ios.value_or(0) <= 0) continue;
+      WorkloadDirection h = wd;
+      const FioResultView* own = w.merged_of(host);
+      add_direction_metrics(h, *r, interval_noise(own, dir));
+      h.iops_series = interval_series(own, dir);
+      host_entry(devices, host).workloads.push_back(std::move(h));
+    }
   }
 }
 
 }  // namespace
 
-bool is_multi_host_report(const json::object& doc) { return str(doc, "kind") == "diskvet-hosts-report"; }
-
-ReportIndex index_hosts_report(const json::object& doc_object, const std::string& name) {
-  const json::value doc = doc_object;
+ReportIndex index_hosts_report(const ReportView& report, const std::string& name) {
+  static const MultiHostView none;
+  const MultiHostView& run = report.multi_host ? *report.multi_host : none;
   ReportIndex r;
   r.name = name;
   r.hosts = true;
-  r.schema = report_schema_version(doc_object).value_or(0);
-  r.suite = str(doc, "suite");
-  r.started = str(doc, "started");
-  r.verdict = str(doc, "verdict");
-  r.complete = str(doc, "status") == "COMPLETE";
+  r.schema = report.schema.value_or(0);
+  r.suite = report.suite.name;
+  r.started = report.started;
+  r.verdict = report.verdict;
+  r.complete = report.complete;
   DeviceIndex merged;
   merged.path = kMergedHosts;
   merged.verdict = r.verdict;
   r.devices.push_back(std::move(merged));
-  for (const auto& h : arr(doc, "hosts")) host_entry(r.devices, str(h, "name")).verdict = str(h, "state");
-  for (const auto& t : arr(doc, "tests")) {
-    const std::string id = str(t, "id");
-    r.devices[0].test_verdicts[id] = str(t, "status");
-    for (const auto& v : arr(t, "verdicts"))
-      if (str(v, "status") != "PASS") r.devices[0].failing.push_back(str(v, "test") + " " + str(v, "metric"));
-    if (const auto* per_host = obj(t, "host_verdicts").if_object())
-      for (const auto& kv : *per_host) host_entry(r.devices, std::string(kv.key())).test_verdicts[id] = str(kv.value(), "status");
+  for (const HostStateView& h : run.hosts) host_entry(r.devices, h.name).verdict = h.state;
+  for (const HostsTestView& t : run.tests) {
+    r.devices[0].test_verdicts[t.id] = t.status;
+    for (const VerdictView& v : t.verdicts)
+      if (v.status != "PASS") r.devices[0].failing.push_back(v.test + " " + v.metric);
+    for (const auto& [host, status] : t.host_verdicts) host_entry(r.devices, host).test_verdicts[t.id] = status;
     std::map<std::string, size_t> ranks;
-    for (const auto& w : arr(t, "workloads")) add_hosts_workload(r.devices, t, w, ranks[str(w, "rw")]++);
+    for (const HostsWorkloadView& w : t.workloads) add_hosts_workload(r.devices, t, w, ranks[w.rw]++);
   }
   return r;
 }
@@ -272,6 +268,7 @@ ReportIndex index_hosts_report(const json::object& doc_object, const std::string
 ReportIndex index_report(const json::object& doc, const std::string& name) { return index_report(decode_report(doc), name); }
 
 ReportIndex index_report(const ReportView& report, const std::string& name) {
+  if (report.multi_host) return index_hosts_report(report, name);
   ReportIndex r;
   r.name = name;
   r.schema = report.schema.value_or(0);

@@ -1,18 +1,17 @@
 // A multi-host report read back (`diskvet report FILE [--html OUT]`): text and one self-contained
 // HTML page with a table per host and per workload (each host's numbers beside the merged ones).
-// Reads the JSON only, so an older report without a field still renders.
+// Reads the decoded report (ReportView::multi_host, runner/report/report_view.hpp), so an older
+// report without a field still renders, and what the decoder could not read is listed beside it.
 #pragma once
-
-#include <boost/json.hpp>
 
 #include <string>
 
+#include "runner/report/report_schema.hpp"
+#include "runner/report/report_view.hpp"
+
 namespace diskvet::runner {
 
-inline constexpr const char* kHostsReportKind = "diskvet-hosts-report";
-
-bool is_hosts_report(const boost::json::object& doc);
-std::string render_hosts_text(const boost::json::object& doc);
-std::string render_hosts_html(const boost::json::object& doc, bool seal_ok);
+std::string render_hosts_text(const ReportView& report);
+std::string render_hosts_html(const ReportView& report, bool seal_ok);
 
 }  // namespace diskvet::runner

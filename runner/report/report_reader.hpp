@@ -102,11 +102,16 @@ class ObjectReader {
 };
 
 // The decoder's parts, each reading one section of a device (report_view_health.cpp,
-// report_view_workload.cpp); report_view.cpp reads the rest and calls them.
+// report_view_workload.cpp) or a multi-host report (report_view_hosts.cpp); report_view.cpp reads
+// the rest and calls them.
 HealthView read_health(ObjectReader& health);
 SelfTestView read_self_test(ObjectReader& self_test);
 VerifyView read_verify(ObjectReader& verify);
 WorkloadView read_workload(ObjectReader& workload);
+VerdictView read_verdict(ObjectReader& verdict);
+// A multi-host report's top object (report_view_hosts.cpp): the run's members of `v`, and its hosts
+// and tests as v.multi_host.
+void read_multi_host(ObjectReader& report, ReportView& v, std::vector<ReportProblem>& problems);
 MatrixView read_matrix(ObjectReader& matrix);
 
 }  // namespace diskvet::runner::report_reader

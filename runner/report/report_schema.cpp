@@ -7,6 +7,11 @@
 
 namespace diskvet::runner {
 
+bool is_multi_host_report(const boost::json::object& doc) {
+  const auto* k = doc.if_contains("kind");
+  return k && k->is_string() && k->get_string() == kHostsReportKind;
+}
+
 std::optional<int> report_schema_version(const boost::json::object& doc) {
   const auto* s = doc.if_contains("schema");
   if (!s || !s->is_string()) return std::nullopt;

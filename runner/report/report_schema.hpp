@@ -18,6 +18,10 @@ inline constexpr int kOldestReportSchemaVersion = 1;
 inline constexpr const char* kReportSchema = "diskvet-report/2";
 
 // N of "diskvet-report/N"; nothing when the member is missing or not of that form.
+// The "kind" of a multi-host report (`diskvet run --hosts`); a per-device report has none.
+inline constexpr const char* kHostsReportKind = "diskvet-hosts-report";
+bool is_multi_host_report(const boost::json::object& doc);
+
 std::optional<int> report_schema_version(const boost::json::object& doc);
 // For a report of an older schema: one sentence saying what it cannot show. Nothing when current.
 std::optional<std::string> schema_note(const boost::json::value& doc);

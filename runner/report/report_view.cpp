@@ -47,7 +47,9 @@ struct Context {
   Need since(int version) const { return schema >= version ? Need::required : Need::optional; }
 };
 
-VerdictView verdict(ObjectReader& r) {
+}  // namespace
+
+VerdictView report_reader::read_verdict(ObjectReader& r) {
   VerdictView v;
   v.test = r.text("test");
   v.metric = r.text("metric", kRequired);
@@ -60,6 +62,8 @@ VerdictView verdict(ObjectReader& r) {
   return v;
 }
 
+namespace {
+
 TestView test(ObjectReader& r) {
   TestView t;
   t.id = r.text("id", kRequired);
@@ -67,7 +71,7 @@ TestView test(ObjectReader& r) {
   t.matrix = r.recorded<MatrixView>("matrix", read_matrix);
   t.workloads = r.list<WorkloadView>("workloads", read_workload, kRequired);
   t.block_path = r.list<WorkloadView>("block_path", read_workload);
-  t.verdicts = r.list<VerdictView>("verdicts", verdict);
+  t.verdicts = r.list<VerdictView>("verdicts", report_reader::read_verdict);
   t.verdict = r.text("verdict");
   t.reasons = r.texts("reasons");
   return t;
@@ -251,6 +255,11 @@ ReportView decode_report(const json::value& doc) {
   ReportView v;
   const json::object* o = doc.if_object();
   v.schema = o ? report_schema_version(*o) : std::nullopt;
+  if (o && is_multi_host_report(*o)) {
+    ObjectReader r(&doc, "", v.problems);
+    report_reader::read_multi_host(r, v, v.problems);
+    return v;
+  }
   Context cx{v.schema.value_or(kOldestReportSchemaVersion), v.problems};
   decode_top(doc, cx, v);  // its readers list unknown keys as they close: before v is returned
   return v;

@@ -1,4 +1,4 @@
-// A saved per-device report as typed values, decoded once (`decode_report`): what the renderers read.
+// A saved report (per device or multi-host) as typed values, decoded once (`decode_report`): what the renderers read.
 // The decoder is the only code that reads the report's keys; a renderer reads members, so a
 // misspelled field is a compile error instead of a silent zero. A number the report did not record
 // is std::nullopt (not 0), a string it did not record is empty, a flag false; each object the writer
@@ -364,6 +364,70 @@ struct DeviceView {
   std::vector<TestView> tests;
 };
 
+// A multi-host report (`diskvet run --hosts`): fio's results per host and merged across them.
+// One direction of a fio result (read, write or total): fio's own vocabulary.
+struct FioDirectionView {
+  std::optional<double> iops, bw_bytes, total_ios, lat_mean_ns, lat_count;
+  std::vector<std::pair<double, double>> percentiles_ns;  // (percentile, ns), increasing
+  // The ns at exactly this percentile (99.0, 99.99), when fio reported it.
+  std::optional<double> percentile_ns(double q) const;
+};
+struct FioIntervalView {
+  std::optional<double> t_ms, read_iops, write_iops;
+};
+// A host's fio result (read and write), or one merged across hosts (also total, the merged
+// interval series of IOPS and how far apart the hosts started).
+struct FioResultView {
+  std::optional<FioDirectionView> read, write, total;
+  std::vector<FioIntervalView> intervals;
+  std::optional<double> start_spread_ms;
+  const FioDirectionView* direction(std::string_view name) const;  // "read", "write", "total"
+};
+struct HostsSteadyStateView {
+  bool attained = false, required = false;
+  std::optional<uint64_t> rounds;  // rounds run: the length of its rounds, or their count
+  std::optional<double> max_rounds;
+  std::string tracks, workload, decided_by;
+};
+struct HostsWorkloadView {
+  std::string rw, not_judged, error;
+  std::optional<uint64_t> bs_bytes;
+  std::optional<double> iodepth, numjobs;
+  std::optional<FioResultView> merged;  // absent when the workload did not run
+  std::vector<std::pair<std::string, FioResultView>> hosts;        // each host's, in the report's order
+  std::vector<std::pair<std::string, FioResultView>> host_merged;  // each host's merged alone (--host-profile)
+  std::optional<HostsSteadyStateView> steady_state;
+  std::vector<HostsWorkloadView> sweep;  // a sweep's steps, each a workload at its depth
+  const FioResultView* merged_of(std::string_view host) const;
+};
+struct HostsMatrixView {
+  std::optional<double> rounds_run, tracked_rwmixread;
+  std::optional<uint64_t> tracked_bs;
+  bool tracked = false;  // the matrix names its tracked cell
+  std::optional<HostsSteadyStateView> steady_state;
+};
+struct HostsTestView {
+  std::string id, status;
+  std::optional<HostsMatrixView> matrix;
+  std::vector<HostsWorkloadView> workloads;
+  std::vector<VerdictView> verdicts;
+  std::vector<std::pair<std::string, std::string>> host_verdicts;  // host, its status (--host-profile)
+};
+struct HostsDeviceView {
+  std::string path, refusal;
+  bool refused = false;  // the report records a refusal (even an empty one)
+  bool held = false;
+};
+struct HostStateView {
+  std::string name, state, fio_version, reason, when;
+  std::vector<HostsDeviceView> devices;
+};
+struct MultiHostView {
+  std::string profile, status, error, not_judged;
+  std::vector<HostStateView> hosts;
+  std::vector<HostsTestView> tests;
+};
+
 struct ReportView {
   std::optional<int> schema;  // N of "diskvet-report/N"
   std::string tool_version;
@@ -378,6 +442,9 @@ struct ReportView {
   std::string aborted;  // why the run stopped early
   std::vector<std::string> notes;
   std::vector<DeviceView> devices;
+  // A multi-host report's hosts and tests (its suite, times, verdict and exit code are above; it has
+  // no devices of its own).
+  std::optional<MultiHostView> multi_host;
   // For a report of an older schema: what it does not record ("profile.source"), and the sentence
   // the page prints about it.
   std::vector<std::string> not_recorded;

@@ -163,3 +163,32 @@ TEST_F(CompareFleetCli, ReportNamesWhatItCouldNotReadAndStillPrints) {
   EXPECT_NE(warned.err.find("devices[0].verdcit: unknown key"), std::string::npos) << warned.err;
   EXPECT_NE(warned.out.find("SN-A"), std::string::npos) << "still printed: " << warned.out;
 }
+
+// compare and fleet read reports through the same schema as `diskvet report`: what they could not
+// read (a field a comparison would have taken as zero) is named on stderr, for each report, and the
+// comparison still runs on what was recorded. A multi-host report is read the same way.
+TEST_F(CompareFleetCli, CompareAndFleetNameWhatTheyCouldNotRead) {
+  boost::json::object doc = dvt::null_run_report({{.serial = "SN-A", .rate_cap_iops = 20000}}, dvt::kNullSuite, kPassable);
+  const std::string clean = save("clean.json", doc);
+  boost::json::object& device = doc["devices"].as_array().at(0).as_object();
+  device["serail"] = device.at("serial");
+  const std::string edited = save("edited.json", doc);
+  auto c = diskvet("compare " + clean + " " + edited);
+  EXPECT_EQ(c.exit_code, 0) << c.out << c.err;
+  EXPECT_NE(c.err.find(edited + ": WARNING: 1 part(s) of the report could not be read"), std::string::npos) << c.err;
+  EXPECT_NE(c.err.find("devices[0].serail: unknown key"), std::string::npos) << c.err;
+  EXPECT_EQ(c.err.find(clean + ":"), std::string::npos) << "the clean report reads whole: " << c.err;
+  auto f = diskvet("fleet " + clean + " " + edited);
+  EXPECT_NE(f.err.find("devices[0].serail: unknown key"), std::string::npos) << f.err;
+
+  boost::json::object hosts = dvt::hosts_report(DISKVET_UNIT_DATA);
+  const std::string hosts_clean = save("hosts-clean.json", hosts);
+  hosts["tests"].as_array().at(0).as_object()["workloads"].as_array().at(0).as_object()["bs_bytes"] = "4k";
+  const std::string hosts_edited = save("hosts-edited.json", hosts);
+  auto h = diskvet("compare " + hosts_clean + " " + hosts_edited);
+  EXPECT_NE(h.err.find("tests[0].workloads[0].bs_bytes: wrong type"), std::string::npos) << h.err;
+  EXPECT_EQ(h.err.find(hosts_clean + ":"), std::string::npos) << h.err;
+  auto r = diskvet("report " + hosts_edited);
+  EXPECT_NE(r.err.find("tests[0].workloads[0].bs_bytes: wrong type"), std::string::npos) << r.err;
+  EXPECT_NE(r.out.find("diskvet multi-host run"), std::string::npos) << r.out;
+}

@@ -18,7 +18,7 @@ namespace {
 
 const std::string kKey = "randread-qd4/randread#0/read";
 
-ReportIndex hosts(const dvt::HostsRun& run, const std::string& name) { return index_hosts_report(dvt::hosts_report(DISKVET_UNIT_DATA, run), name); }
+ReportIndex hosts(const dvt::HostsRun& run, const std::string& name) { return index_report(dvt::hosts_report(DISKVET_UNIT_DATA, run), name); }
 
 const DevicePair* pair_of(const Comparison& c, const std::string& path) {
   for (const auto& p : c.pairs)
@@ -37,7 +37,7 @@ const MetricComparison* metric(const DevicePair& p, const std::string& name) {
 TEST(CompareHosts, TheMergedArrayAndEachHostMatchByTestAndHostNameAndASlowerHostRegresses) {
   const boost::json::object doc = dvt::hosts_report(DISKVET_UNIT_DATA);
   ASSERT_TRUE(is_multi_host_report(doc));
-  const ReportIndex before = index_hosts_report(doc, "before.json");
+  const ReportIndex before = index_report(doc, "before.json");
   EXPECT_TRUE(before.hosts);
   ASSERT_EQ(before.devices.size(), 3u);  // the merged array, h1, h2
   const ReportIndex after = hosts({.slower = {{"h2", 0.5}}}, "after.json");
@@ -128,7 +128,7 @@ TEST(CompareHosts, NothingInCommonOrAPerDriveReportComparesNothing) {
   // A run that measured nothing (refused before any I/O): the merged array alone pairs, and that judges nothing.
   boost::json::object refused = dvt::hosts_report(DISKVET_UNIT_DATA);
   refused["tests"] = boost::json::array();
-  const ReportIndex measured_nothing = index_hosts_report(refused, "refused.json");
+  const ReportIndex measured_nothing = index_report(refused, "refused.json");
   const Comparison none = compare_reports(before, measured_nothing, CompareOptions{});
   EXPECT_NE(none.not_compared.find("no test workload of refused.json was measured in before.json"), std::string::npos) << none.not_compared;
   EXPECT_NE(compare_text({none}, CompareOptions{}).find("NOTHING COMPARED"), std::string::npos);

@@ -43,25 +43,25 @@ TEST(HostsReport, EveryRefusedDeviceOfAHostSaysWhy) {
   json::array hosts;
   hosts.push_back(json::object{{"name", "h1"}, {"state", "refused"}, {"reason", "/dev/sdb: holds an ext4 file system"}, {"when", "T"}, {"devices", devs}});
   const json::object doc{{"kind", kHostsReportKind}, {"suite", "quick"}, {"status", "REFUSED"}, {"verdict", "ERROR"}, {"exit_code", 2}, {"hosts", hosts}};
-  const std::string t = render_hosts_text(doc);
+  const std::string t = render_hosts_text(decode_report(doc));
   EXPECT_NE(t.find("/dev/sdc refused: is mounted at /srv"), std::string::npos) << t;
   const size_t first = t.find("holds an ext4 file system");
   ASSERT_NE(first, std::string::npos) << t;
   EXPECT_EQ(t.find("holds an ext4 file system", first + 1), std::string::npos) << "said once: " << t;
-  const std::string h = render_hosts_html(doc, true);
+  const std::string h = render_hosts_html(decode_report(doc), true);
   EXPECT_NE(h.find("/dev/sdc (REFUSED: is mounted at /srv)"), std::string::npos) << h;
 }
 
 TEST(HostsReport, TextHasARowPerHostAndTheMergedRow) {
   const json::object doc = hosts_doc();
-  ASSERT_TRUE(is_hosts_report(doc));
-  const std::string t = render_hosts_text(doc);
+  ASSERT_TRUE(is_multi_host_report(doc));
+  const std::string t = render_hosts_text(decode_report(doc));
   for (const char* s : {"INCOMPLETE", "h1", "h2", "h3", "merged", "lost", "latency-qd1", "randread 4KiB QD1 x1"})
     EXPECT_NE(t.find(s), std::string::npos) << s << " missing from\n" << t;
 }
 
 TEST(HostsReport, HtmlHasAPerHostTableAndEscapesWhatTheReportSays) {
-  const std::string h = render_hosts_html(hosts_doc(), false);
+  const std::string h = render_hosts_html(decode_report(hosts_doc()), false);
   EXPECT_EQ(h.find("<script>"), std::string::npos);
   EXPECT_NE(h.find("&lt;script&gt;"), std::string::npos);
   EXPECT_NE(h.find("class=\"merged\""), std::string::npos);
@@ -70,7 +70,7 @@ TEST(HostsReport, HtmlHasAPerHostTableAndEscapesWhatTheReportSays) {
 }
 
 TEST(HostsReport, AnOrdinaryReportIsNotAHostsReport) {
-  EXPECT_FALSE(is_hosts_report(json::object{{"schema", "diskvet-report/1"}, {"devices", json::array{}}}));
+  EXPECT_FALSE(is_multi_host_report(json::object{{"schema", "diskvet-report/1"}, {"devices", json::array{}}}));
 }
 
 }  // namespace

@@ -160,10 +160,10 @@ TEST(HostsRounds, TheReportRendersRoundsAndSteadinessPerWorkload) {
   w["sweep"] = steps;
   json::object doc{{"kind", kHostsReportKind}, {"suite", "s"}, {"status", "COMPLETE"}, {"verdict", "NOT-EVALUATED"}, {"exit_code", 4},
                    {"hosts", json::array{}}, {"tests", json::array{json::object{{"id", "max-iops"}, {"status", "NOT-EVALUATED"}, {"workloads", json::array{w}}}}}};
-  const std::string text = render_hosts_text(doc);
+  const std::string text = render_hosts_text(decode_report(doc));
   EXPECT_NE(text.find("NOT steady after 3 rounds of at most 3 (merged IOPS of randread 4 KiB QD32 x1): required, so not judged"), std::string::npos) << text;
   EXPECT_NE(text.find("sweep: QD1 x1 10, QD32 x1 320"), std::string::npos) << text;
-  const std::string html = render_hosts_html(doc, true);
+  const std::string html = render_hosts_html(decode_report(doc), true);
   EXPECT_NE(html.find("NOT steady after 3 rounds"), std::string::npos);
   EXPECT_NE(html.find("not judged: steady state was not attained in 3 rounds"), std::string::npos);
   // Attained: said so.
@@ -173,7 +173,7 @@ TEST(HostsRounds, TheReportRendersRoundsAndSteadinessPerWorkload) {
   json::object& sw = doc.at("tests").as_array()[0].as_object().at("workloads").as_array()[0].as_object();
   sw["steady_state"] = s.json();
   sw.erase("not_judged");
-  EXPECT_NE(render_hosts_text(doc).find("steady state attained in 2 rounds (merged IOPS)"), std::string::npos) << render_hosts_text(doc);
+  EXPECT_NE(render_hosts_text(decode_report(doc)).find("steady state attained in 2 rounds (merged IOPS)"), std::string::npos) << render_hosts_text(decode_report(doc));
 }
 
 }  // namespace

@@ -11,6 +11,7 @@
 
 #include "runner/report/report_file.hpp"
 #include "runner/report/report_schema.hpp"
+#include "tests/support/hosts_report.hpp"
 #include "tests/support/null_run_report.hpp"
 
 using namespace diskvet;
@@ -164,4 +165,66 @@ TEST(ReportView, AnEntryOfAListThatIsNoObjectKeepsItsPlace) {
   EXPECT_EQ(v.devices[0].tests[0].verdicts[0].metric, "");
   EXPECT_EQ(v.devices[0].tests[0].verdicts[1].metric, "read.iops");
   EXPECT_TRUE(has_problem(v, ReportProblem::Kind::wrong_type, "devices[0].tests[0].verdicts[0]")) << problems_of(v.problems);
+}
+
+// The multi-host report is the same model with hosts: a report made the way the controller makes
+// it (fio's client output of two hosts, merged) decodes without a problem, with each host's fio
+// numbers and the merged ones as typed values.
+TEST(ReportView, AMultiHostReportDecodesAsTheSameModelWithHosts) {
+  const json::object doc = dvt::hosts_report(DISKVET_UNIT_DATA, dvt::HostsRun{.test_status = "PASS"});
+  const ReportView v = decode_report(doc);
+  EXPECT_TRUE(v.problems.empty()) << problems_of(v.problems);
+  ASSERT_TRUE(v.multi_host);
+  EXPECT_TRUE(v.devices.empty());
+  EXPECT_EQ(v.suite.name, "hosts-lab");
+  EXPECT_TRUE(v.complete);
+  EXPECT_EQ(v.exit_code, 0);
+  ASSERT_EQ(v.multi_host->hosts.size(), 2u);
+  EXPECT_EQ(v.multi_host->hosts[0].state, "ok");
+  ASSERT_EQ(v.multi_host->tests.size(), 1u);
+  const HostsTestView& t = v.multi_host->tests[0];
+  EXPECT_EQ(t.status, "PASS");
+  ASSERT_EQ(t.workloads.size(), 1u);
+  const HostsWorkloadView& w = t.workloads[0];
+  EXPECT_EQ(w.rw, "randread");
+  ASSERT_EQ(w.hosts.size(), 2u);
+  ASSERT_TRUE(w.merged && w.merged->total && w.merged->read);
+  // The merged IOPS are the hosts' summed; each host's latency percentiles are fio's own.
+  const double summed = w.hosts[0].second.read->iops.value_or(0) + w.hosts[1].second.read->iops.value_or(0);
+  EXPECT_NEAR(w.merged->read->iops.value_or(0), summed, summed * 1e-9);
+  EXPECT_TRUE(w.hosts[0].second.read->percentile_ns(99.0).has_value());
+  EXPECT_FALSE(w.merged->intervals.empty());
+  ASSERT_EQ(w.host_merged.size(), 2u);
+  EXPECT_NE(w.merged_of(w.hosts[1].first), nullptr);
+}
+
+TEST(ReportView, KeptMultiHostReportsDecodeWithoutAProblem) {
+  for (const char* name : {"hosts", "hosts-slower"}) {
+    auto r = load_report(std::string(DISKVET_TEST_DATA "/report_golden/") + name + ".json");
+    ASSERT_TRUE(r.ok()) << name;
+    const ReportView v = decode_report(r->doc);
+    EXPECT_TRUE(v.multi_host) << name;
+    EXPECT_TRUE(v.problems.empty()) << name << ":\n" << problems_of(v.problems);
+  }
+}
+
+// What the decoder cannot read in a multi-host report is listed by path, as in a per-device one: a
+// misspelled key of diskvet's own, a number written as text (read as not recorded, not as 0), a
+// missing host state. fio's own objects are fio's vocabulary: a key fio adds is no problem.
+TEST(ReportView, AMultiHostReportListsWhatItCouldNotRead) {
+  json::object doc = dvt::hosts_report(DISKVET_UNIT_DATA);
+  json::object& host = doc["hosts"].as_array()[0].as_object();
+  host["fio_verison"] = host["fio_version"];
+  host.erase("state");
+  json::object& w = doc["tests"].as_array()[0].as_object()["workloads"].as_array()[0].as_object();
+  w["iodepth"] = "4";
+  w["hosts"].as_object().begin()->value().as_object()["a_key_of_a_newer_fio"] = 1;
+  const ReportView v = decode_report(doc);
+  EXPECT_TRUE(has_problem(v, ReportProblem::Kind::unknown_key, "hosts[0].fio_verison")) << problems_of(v.problems);
+  EXPECT_TRUE(has_problem(v, ReportProblem::Kind::missing, "hosts[0].state")) << problems_of(v.problems);
+  EXPECT_TRUE(has_problem(v, ReportProblem::Kind::wrong_type, "tests[0].workloads[0].iodepth")) << problems_of(v.problems);
+  EXPECT_EQ(v.problems.size(), 3u) << problems_of(v.problems);
+  ASSERT_TRUE(v.multi_host);
+  EXPECT_FALSE(v.multi_host->tests[0].workloads[0].iodepth.has_value());
+  EXPECT_EQ(v.multi_host->hosts[0].state, "");
 }
