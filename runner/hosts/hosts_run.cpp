@@ -872,6 +872,9 @@ HostsRunResult Controller::run() {
     }
   }
   shut_down();
+  // A run refused or stopped before its tests has no verdict of its own: it measured nothing, so it
+  // is an ERROR, as a run stopped mid-way is (every report has a verdict; README "Multi-host runs").
+  if (!rep.contains("verdict")) rep["verdict"] = "ERROR";
   if (!leftovers_.empty()) {
     rep["left_running"] = leftovers_;
     if (exit == 0 || exit == 1 || exit == 4) exit = 3;

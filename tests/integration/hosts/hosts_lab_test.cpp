@@ -14,6 +14,7 @@
 #include <thread>
 
 #include "common/child_process.hpp"
+#include "runner/report/report_view.hpp"
 #include "ssh_lab.hpp"
 #include "tests/support/lab.hpp"
 #include "tests/support/loop_lab.hpp"
@@ -66,13 +67,19 @@ std::string inventory(const SshLab& lab, const std::vector<LabHost>& hosts) {
   return lab.write("hosts.json", json::serialize(json::object{{"ssh_config", "ssh_config"}, {"hosts", hs}}));
 }
 
+// The report a run wrote; every one decodes into the report view without a problem (a key the
+// controller writes that the view does not know would show as a warning of `diskvet report`).
 json::object load(const std::string& path) {
   std::ifstream in(path);
   std::stringstream s;
   s << in.rdbuf();
   boost::system::error_code ec;
   json::value v = json::parse(s.str(), ec);
-  return ec || !v.is_object() ? json::object{} : v.get_object();
+  if (ec || !v.is_object()) return json::object{};
+  const runner::ReportView view = runner::decode_report(v);
+  EXPECT_TRUE(view.multi_host.has_value()) << path;
+  for (const auto& p : view.problems) ADD_FAILURE() << path << ": " << runner::describe(p);
+  return v.get_object();
 }
 
 std::string read_file(const std::string& path) {
