@@ -34,6 +34,7 @@ vm_expect '=== DISKVET REPORT END ===' "the guest's script stopped before the re
 printf '%s\r' 'sync; poweroff -f' >&3
 exec 3>&-
 vm_wait_poweroff 300
+vm_expect_not '^ACCOUNTING: cannot set the I/O timeout' "the guest kernel's I/O timeout could not be shortened"
 vm_expect_not '^ACCOUNTING: (nvme write|dd) ' "a second writer failed in the guest"
 vm_expect_not '^ACCOUNTING: .* still has I/O in flight' "the emulated drive did not finish diskvet's writes while diskvet was stopped"
 vm_expect '^ACCOUNTING: second writers done'
