@@ -56,7 +56,7 @@ asan_unit() {
 # end of the run shows why each test failed, where a reader of a cut log finds it.
 failed_tests_output() {
   awk '
-    /^ *[0-9]+\/[0-9]+ Test +#[0-9]+: / { flush(); if ($0 ~ /\*\*\*|Failed|Timeout|Exception/ && $0 !~ /Passed/) { name = $0; sub(/^ *[0-9]+\/[0-9]+ Test +#[0-9]+: /, "", name); sub(/ \.*\*\*\*.*/, "", name); n = 0 } next }
+    /^ *[0-9]+\/[0-9]+ Test +#[0-9]+: / { flush(); if ($0 ~ /\*\*\*|Failed|Timeout|Exception/ && $0 !~ /Passed|Not Run/) { name = $0; sub(/^ *[0-9]+\/[0-9]+ Test +#[0-9]+: /, "", name); sub(/ \.*\*\*\*.*/, "", name); n = 0 } next }
     /^ *Start +[0-9]+: / { flush(); next }
     /^[0-9]+% tests passed/ { flush(); stop = 1 }
     !stop && name != "" { lines[n++] = $0 }

@@ -62,7 +62,11 @@ TEST(ReportView, AReportOfTheRunPathDecodesWithoutAProblem) {
   EXPECT_GT(d.tests[0].workloads[0].result->read.iops.value_or(0), 0);
   EXPECT_FALSE(d.tests[0].workloads[0].result->write.measured());
   ASSERT_TRUE(d.tests[1].workloads[0].sweep);
-  EXPECT_EQ(d.tests[1].workloads[0].sweep->points.size(), 3u);
+  // The sweep stops at the first step that gains too little, so how many of its three steps ran is
+  // the machine's (two under ASan on a loaded host): the view holds every point the report does.
+  const json::value& written = doc.at("devices").at(0).at("tests").at(1).at("workloads").at(0).at("sweep").at("points");
+  EXPECT_EQ(d.tests[1].workloads[0].sweep->points.size(), written.as_array().size());
+  EXPECT_GE(written.as_array().size(), 2u);
   EXPECT_EQ(d.profile.source, "lab limits for the null engine");
   EXPECT_TRUE(v.not_recorded.empty());
 }
