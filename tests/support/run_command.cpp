@@ -81,8 +81,10 @@ CommandResult run_command(const std::vector<std::string>& argv, const CommandOpt
         cv.wait_for(lock, stop, std::chrono::milliseconds(options.interrupt_after_ms), [] { return false; });
       }
       if (stop.stop_requested()) return;
-      ::kill(pid, SIGINT);
+      // Stamped before the signal: stamped after, this thread could lose the CPU between the two
+      // while the child died and the waiting thread took its exit time, which came out earlier.
       interrupted_at = Clock::now();
+      ::kill(pid, SIGINT);
     });
   if (!to_file) {
     // stderr on its own thread while this one reads stdout: a child filling one pipe while the
