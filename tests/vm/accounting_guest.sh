@@ -26,12 +26,42 @@ echo "ACCOUNTING drives: alone $alone passthru $passthru dd $other"
 for d in "$alone" "$passthru" "$other"; do
   echo 5000 > "/sys/block/${d#/dev/}/queue/io_timeout" || echo "ACCOUNTING: cannot set the I/O timeout of $d"
 done
-diskvet run --suite /media/diskvet/lab-accounting.json --device "$alone" --device "$passthru" --device "$other" \
-  --destroy-data all-unprotected --parallel --profile none --out "$out.json" 2> "$out.log" &
-pid=$!
-until [ "$(grep -c 'measure randwrite-qd4' "$out.log")" -ge 3 ]; do
-  kill -0 "$pid" 2>/dev/null || { echo "ACCOUNTING: diskvet ended before all three drives were measuring"; cat "$out.log"; exit 1; }
-  sleep 0.2
+# The same emulator also loses a read now and then, and when that read is one of diskvet's gate
+# (its look at what is on a drive, under a 2 s deadline) the gate refuses the drive before anything
+# is written: the product's rule, the lab's fault. Such a run, and only such a run (the gate's
+# refusal in diskvet's log, and the guest kernel's abort of the lost command, sct 0x3 / sc 0x71,
+# waited for), is run once more, saying so; any other early end fails the test.
+lost_in_gate() {
+  grep -q 'did not answer a read' "$out.log" || return 1
+  n=0
+  until dmesg | grep -q 'sct 0x3 / sc 0x71'; do
+    n=$((n + 1))
+    [ $n -le 300 ] || return 1
+    sleep 0.1
+  done
+}
+attempt=1
+while :; do
+  diskvet run --suite /media/diskvet/lab-accounting.json --device "$alone" --device "$passthru" --device "$other" \
+    --destroy-data all-unprotected --parallel --profile none --out "$out.json" 2> "$out.log" &
+  pid=$!
+  measuring=1
+  until [ "$(grep -c 'measure randwrite-qd4' "$out.log")" -ge 3 ]; do
+    kill -0 "$pid" 2>/dev/null || { measuring=0; break; }
+    sleep 0.2
+  done
+  [ $measuring = 1 ] && break
+  wait "$pid"
+  if [ $attempt = 1 ] && lost_in_gate; then
+    echo "ACCOUNTING: the emulated NVMe lost a read of diskvet's gate (nothing was written); running again. diskvet said:"
+    cat "$out.log"
+    dmesg | grep 'sct 0x3 / sc 0x71' | tail -4
+    attempt=2
+    continue
+  fi
+  echo "ACCOUNTING: diskvet ended before all three drives were measuring"
+  cat "$out.log"
+  exit 1
 done
 kill -STOP "$pid"
 # diskvet's writes already submitted finish first: a passthrough command sent while one of them was

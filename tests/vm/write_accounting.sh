@@ -17,6 +17,9 @@
 # for a minute-long stall of that drive and abandoned it. diskvet now tells its own pauses from the
 # device's (runner/io/engine.hpp, kSamplerPauseNs): a long stop makes the drives INCONCLUSIVE, never
 # abandoned, and their accounting is still judged.
+# A clean run then found the emulator losing a read of diskvet's gate on DVACCT0PASSTHRU: the gate,
+# under its 2 s deadline, refused the drive before anything was written. The guest script runs
+# diskvet once more in that case alone, with the evidence printed (accounting_guest.sh).
 set -euo pipefail
 source "$(dirname "$0")/lib.sh"
 vm_require
