@@ -123,8 +123,9 @@ void add_workload(DeviceIndex& d, const TestView& t, const WorkloadView& w, size
   const ResultView& res = *w.result;
   std::vector<SweepStep> sweep;
   if (w.sweep)
-    for (const auto& pt : w.sweep->points)
-      sweep.push_back({pt.outstanding.value_or(0), pt.iops.value_or(0), pt.lat_mean_us.value_or(0), pt.lat_p99_us.value_or(0)});
+    for (const auto& pt : w.sweep->points)  // a step the report holds only part of is not compared
+      if (pt.outstanding && pt.iops && pt.lat_mean_us && pt.lat_p99_us)
+        sweep.push_back({*pt.outstanding, *pt.iops, *pt.lat_mean_us, *pt.lat_p99_us});
   for (const char* dir : {"read", "write"}) {
     const DirectionView& r = res.direction(dir);
     if (!r.measured()) continue;
@@ -135,17 +136,21 @@ void add_workload(DeviceIndex& d, const TestView& t, const WorkloadView& w, size
     wd.direction = dir;
     wd.key = fmt::format("{}/{}#{}/{}", wd.test, w.rw, rank, dir);
     std::vector<double> iops, bw, mean, p99;
+    // Each series holds the intervals the report has the number for: one it lacks is not a zero.
+    auto add = [](std::vector<double>& xs, const std::optional<double>& x) {
+      if (x) xs.push_back(*x);
+    };
     for (const auto& iv : res.intervals) {
       const IntervalDirectionView& x = is_read ? iv.read : iv.write;
-      wd.iops_series.emplace_back(iv.t_s.value_or(0) + iv.dur_s.value_or(0), x.iops.value_or(0));
-      iops.push_back(x.iops.value_or(0));
-      bw.push_back(x.bw_bytes.value_or(0));
-      mean.push_back(x.lat_mean_ns.value_or(0));
-      p99.push_back(x.lat_p99_ns.value_or(0));
+      if (iv.t_s && x.iops) wd.iops_series.emplace_back(*iv.t_s + iv.dur_s.value_or(0), *x.iops);
+      add(iops, x.iops);
+      add(bw, x.bw_bytes);
+      add(mean, x.lat_mean_ns);
+      add(p99, x.lat_p99_ns);
     }
     wd.percentiles_ns = r.percentiles_ns;
-    wd.metrics["iops"] = {r.iops.value_or(0), cv_pct(iops)};
-    wd.metrics["bw"] = {r.bw_bytes.value_or(0), cv_pct(bw)};
+    if (r.iops) wd.metrics["iops"] = {*r.iops, cv_pct(iops)};
+    if (r.bw_bytes) wd.metrics["bw"] = {*r.bw_bytes, cv_pct(bw)};
     if (r.lat_mean_ns) wd.metrics["lat_mean"] = {*r.lat_mean_ns, cv_pct(mean)};
     if (r.lat_p50_ns) wd.metrics["lat_p50"] = {*r.lat_p50_ns, std::nullopt};
     if (r.lat_p99_ns) wd.metrics["lat_p99"] = {*r.lat_p99_ns, cv_pct(p99)};
@@ -160,20 +165,23 @@ void add_workload(DeviceIndex& d, const TestView& t, const WorkloadView& w, size
 // series is the IOPS series times a constant, with the same spread).
 void add_direction_metrics(WorkloadDirection& wd, const FioDirectionView& r, std::optional<double> iops_noise) {
   wd.percentiles_ns = r.percentiles_ns;
-  wd.metrics["iops"] = {r.iops.value_or(0), iops_noise};
-  wd.metrics["bw"] = {r.bw_bytes.value_or(0), iops_noise};
+  if (r.iops) wd.metrics["iops"] = {*r.iops, iops_noise};
+  if (r.bw_bytes) wd.metrics["bw"] = {*r.bw_bytes, iops_noise};
   if (r.lat_mean_ns && r.lat_count.value_or(1) > 0) wd.metrics["lat_mean"] = {*r.lat_mean_ns, std::nullopt};
   if (auto p = r.percentile_ns(50.0)) wd.metrics["lat_p50"] = {*p, std::nullopt};
   if (auto p = r.percentile_ns(99.0)) wd.metrics["lat_p99"] = {*p, std::nullopt};
   if (auto p = r.percentile_ns(99.99)) wd.metrics["lat_p9999"] = {*p, std::nullopt};
 }
 
-double interval_iops(const FioIntervalView& iv, std::string_view dir) { return (dir == "read" ? iv.read_iops : iv.write_iops).value_or(0); }
+const std::optional<double>& interval_iops(const FioIntervalView& iv, std::string_view dir) {
+  return dir == "read" ? iv.read_iops : iv.write_iops;
+}
 
 std::optional<double> interval_noise(const FioResultView* merged, std::string_view dir) {
   std::vector<double> xs;
   if (merged)
-    for (const FioIntervalView& iv : merged->intervals) xs.push_back(interval_iops(iv, dir));
+    for (const FioIntervalView& iv : merged->intervals)
+      if (const auto& x = interval_iops(iv, dir)) xs.push_back(*x);
   return cv_pct(xs);
 }
 
@@ -181,12 +189,15 @@ std::optional<double> interval_noise(const FioResultView* merged, std::string_vi
 std::vector<std::pair<double, double>> interval_series(const FioResultView* merged, std::string_view dir) {
   std::vector<std::pair<double, double>> out;
   if (merged)
-    for (const FioIntervalView& iv : merged->intervals) out.emplace_back(iv.t_ms.value_or(0) / 1e3, interval_iops(iv, dir));
+    for (const FioIntervalView& iv : merged->intervals)
+      if (const auto& x = interval_iops(iv, dir); x && iv.t_ms) out.emplace_back(*iv.t_ms / 1e3, *x);
   return out;
 }
 
 std::string hosts_workload_label(const HostsWorkloadView& w) {
-  return fmt::format("{} {} QD{}x{}", w.rw, format_bytes(w.bs_bytes.value_or(0)), w.iodepth.value_or(0), w.numjobs.value_or(0));
+  auto num = [](double x) { return fmt::format("{}", x); };
+  return fmt::format("{} {} QD{}x{}", w.rw, human::known(w.bs_bytes, format_bytes), human::known(w.iodepth, num),
+                     human::known(w.numjobs, num));
 }
 
 DeviceIndex& host_entry(std::vector<DeviceIndex>& devices, const std::string& host) {
@@ -208,8 +219,9 @@ void add_hosts_workload(std::vector<DeviceIndex>& devices, const HostsTestView& 
     static const FioDirectionView none;
     const FioDirectionView* found = step.merged ? step.merged->direction("total") : nullptr;
     const FioDirectionView& total = found ? *found : none;
-    sweep.push_back({step.iodepth.value_or(0) * step.numjobs.value_or(0), total.iops.value_or(0), total.lat_mean_ns.value_or(0) / 1e3,
-                     total.percentile_ns(99.0).value_or(0) / 1e3});
+    const auto p99 = total.percentile_ns(99.0);
+    if (step.iodepth && step.numjobs && total.iops && total.lat_mean_ns && p99)  // a step held only in part is not compared
+      sweep.push_back({*step.iodepth * *step.numjobs, *total.iops, *total.lat_mean_ns / 1e3, *p99 / 1e3});
   }
   for (const char* dir : {"read", "write"}) {
     WorkloadDirection wd;
@@ -236,11 +248,12 @@ void add_hosts_workload(std::vector<DeviceIndex>& devices, const HostsTestView& 
   }
 }
 
-}  // namespace
-
+// A multi-host report (ReportView::multi_host) indexed per test workload and direction: the merged
+// numbers (IOPS and bandwidth summed over the hosts, latency percentiles from the summed json+ bins,
+// the noise of the merged interval series) and each host's own numbers (fio's, per host; noise from
+// the host's own interval series when the report kept it).
 ReportIndex index_hosts_report(const ReportView& report, const std::string& name) {
-  static const MultiHostView none;
-  const MultiHostView& run = report.multi_host ? *report.multi_host : none;
+  const MultiHostView& run = multi_host_of(report);
   ReportIndex r;
   r.name = name;
   r.hosts = true;
@@ -264,6 +277,8 @@ ReportIndex index_hosts_report(const ReportView& report, const std::string& name
   }
   return r;
 }
+
+}  // namespace
 
 ReportIndex index_report(const json::object& doc, const std::string& name) { return index_report(decode_report(doc), name); }
 

@@ -105,14 +105,11 @@ struct ReportIndex {
 
 inline constexpr const char* kMergedHosts = "all hosts merged";
 
-// Decodes the report, then indexes it (a multi-host report as index_hosts_report does).
+// Decodes the report, then indexes it. A multi-host report (ReportView::multi_host) is indexed per
+// test workload and direction: the merged numbers (IOPS and bandwidth summed over the hosts, latency
+// percentiles from the summed json+ bins, the noise of the merged interval series) and each host's
+// own numbers (fio's, per host; noise from the host's own interval series when the report kept it).
 ReportIndex index_report(const boost::json::object& doc, const std::string& name);
 ReportIndex index_report(const ReportView& report, const std::string& name);
-
-// A multi-host report (ReportView::multi_host) indexed per test workload and direction: the merged numbers (IOPS and
-// bandwidth summed over the hosts, latency percentiles from the summed json+ bins, the noise of the
-// merged interval series) and each host's own numbers (fio's, per host; noise from the host's own
-// interval series when the report kept it).
-ReportIndex index_hosts_report(const ReportView& report, const std::string& name);
 
 }  // namespace diskvet::runner

@@ -17,37 +17,44 @@ namespace {
 // recorded.
 std::string number_text(std::optional<double> x) { return x ? human::plain(*x) : std::string(); }
 
-// One row of numbers for a host's fio result or a merged one: IOPS, MB/s, mean, p99.
+// One row of numbers for a host's fio result or a merged one: IOPS, MB/s, mean, p99; each absent
+// when the result does not hold it (printed "-", never 0).
 struct Row {
   std::string name;
-  double iops = 0, bw = 0, mean_ns = 0, p99_ns = 0;
+  std::optional<double> iops, bw, mean_ns, p99_ns;
+
+  std::string mb_s() const { return bw ? fmt::format("{:.1f}", *bw / 1e6) : "-"; }
 };
 
-double p99_of(const FioDirectionView& d) { return d.percentile_ns(99.0).value_or(0); }
+// A sum of what is there: nothing added to nothing stays nothing.
+void add_to(std::optional<double>& sum, const std::optional<double>& x) {
+  if (x) sum = sum.value_or(0) + *x;
+}
 
 Row row_of(const std::string& name, const FioResultView& r, bool merged) {
-  Row row{name};
+  Row row;
+  row.name = name;
   if (merged) {
     if (!r.total) return row;
-    row.iops = r.total->iops.value_or(0);
-    row.bw = r.total->bw_bytes.value_or(0);
-    row.mean_ns = r.total->lat_mean_ns.value_or(0);
-    row.p99_ns = p99_of(*r.total);
+    row.iops = r.total->iops;
+    row.bw = r.total->bw_bytes;
+    row.mean_ns = r.total->lat_mean_ns;
+    row.p99_ns = r.total->percentile_ns(99.0);
     return row;
   }
-  double n_total = 0;
+  double mean_sum = 0, n_total = 0;
   for (const FioDirectionView* d : {r.direction("read"), r.direction("write")}) {
     if (!d) continue;
-    row.iops += d->iops.value_or(0);
-    row.bw += d->bw_bytes.value_or(0);
+    add_to(row.iops, d->iops);
+    add_to(row.bw, d->bw_bytes);
     const double n = d->lat_count.value_or(0);
-    if (n > 0) {
-      row.mean_ns += d->lat_mean_ns.value_or(0) * n;
+    if (n > 0 && d->lat_mean_ns) {
+      mean_sum += *d->lat_mean_ns * n;
       n_total += n;
-      row.p99_ns = std::max(row.p99_ns, p99_of(*d));  // the slower direction's p99
+      if (const auto p99 = d->percentile_ns(99.0)) row.p99_ns = std::max(row.p99_ns.value_or(0), *p99);  // the slower direction's p99
     }
   }
-  if (n_total > 0) row.mean_ns /= n_total;
+  if (n_total > 0) row.mean_ns = mean_sum / n_total;
   return row;
 }
 
@@ -59,7 +66,7 @@ std::vector<Row> workload_rows(const HostsWorkloadView& w) {
 }
 
 std::string workload_title(const HostsWorkloadView& w) {
-  return fmt::format("{} {} QD{} x{}", w.rw, format_bytes(w.bs_bytes.value_or(0)), number_text(w.iodepth), number_text(w.numjobs));
+  return fmt::format("{} {} QD{} x{}", w.rw, human::known(w.bs_bytes, format_bytes), number_text(w.iodepth), number_text(w.numjobs));
 }
 
 // A workload's steady-state rounds in words: "steady state attained in 3 rounds (merged IOPS)",
@@ -84,7 +91,8 @@ std::string sweep_text(const HostsWorkloadView& w) {
   std::string t;
   for (const HostsWorkloadView& s : w.sweep) {
     const FioDirectionView* tot = s.merged ? s.merged->direction("total") : nullptr;
-    t += fmt::format("{}QD{} x{} {}", t.empty() ? "" : ", ", number_text(s.iodepth), number_text(s.numjobs), tot ? format_count(tot->iops.value_or(0)) : "-");
+    t += fmt::format("{}QD{} x{} {}", t.empty() ? "" : ", ", number_text(s.iodepth), number_text(s.numjobs),
+                     tot ? human::known(tot->iops, format_count) : "-");
   }
   return t;
 }
@@ -96,15 +104,15 @@ std::string matrix_text(const HostsTestView& test) {
   const bool attained = m.steady_state && m.steady_state->attained;
   const std::string rounds = number_text(m.rounds_run);
   return fmt::format("matrix: {} round{} of every cell, tracked cell {}% read {}: {}{}", rounds, rounds == "1" ? "" : "s",
-                     m.tracked ? number_text(m.tracked_rwmixread) : "?", m.tracked ? format_bytes(m.tracked_bs.value_or(0)) : "?",
-                     attained ? "steady state attained" : "NOT steady", !attained && m.steady_state && m.steady_state->required ? " (required: not judged)" : "");
+                     m.tracked ? number_text(m.tracked_rwmixread) : "?", m.tracked ? human::known(m.tracked_bs, format_bytes) : "?",
+                     attained ? "steady state attained" : "NOT steady",
+                     !attained && m.steady_state && m.steady_state->required ? " (required: not judged)" : "");
 }
 
 }  // namespace
 
 std::string render_hosts_text(const ReportView& report) {
-  static const MultiHostView none;
-  const MultiHostView& doc = report.multi_host ? *report.multi_host : none;
+  const MultiHostView& doc = multi_host_of(report);
   std::string t = fmt::format("diskvet multi-host run: suite {}, profile {}\n{} {} (exit {})\n", report.suite.name, doc.profile, doc.status,
                               report.verdict, number_text(report.exit_code));
   if (!doc.error.empty()) t += "error: " + doc.error + "\n";
@@ -131,7 +139,8 @@ std::string render_hosts_text(const ReportView& report) {
       if (const std::string sw = sweep_text(w); !sw.empty()) t += "    sweep: " + sw + "\n";
       t += fmt::format("    {:<16} {:>12} {:>10} {:>10} {:>10}\n", "host", "IOPS", "MB/s", "mean", "p99");
       for (const Row& r : workload_rows(w))
-        t += fmt::format("    {:<16} {:>12} {:>10.1f} {:>10} {:>10}\n", r.name, format_count(r.iops), r.bw / 1e6, format_ns(r.mean_ns), format_ns(r.p99_ns));
+        t += fmt::format("    {:<16} {:>12} {:>10} {:>10} {:>10}\n", r.name, human::known(r.iops, format_count), r.mb_s(),
+                         human::known(r.mean_ns, format_ns), human::known(r.p99_ns, format_ns));
     }
     for (const VerdictView& v : test.verdicts) t += fmt::format("  {} {}: {}\n", v.status, v.metric, v.reason);
     for (const auto& [host, status] : test.host_verdicts) t += fmt::format("  host {}: {}\n", host, status);
@@ -140,8 +149,7 @@ std::string render_hosts_text(const ReportView& report) {
 }
 
 std::string render_hosts_html(const ReportView& report, bool seal_ok) {
-  static const MultiHostView none;
-  const MultiHostView& doc = report.multi_host ? *report.multi_host : none;
+  const MultiHostView& doc = multi_host_of(report);
   std::string h = "<!DOCTYPE html><html><head><meta charset=\"utf-8\"><title>diskvet multi-host report</title><style>"
                   "body{font-family:sans-serif;margin:2em}table{border-collapse:collapse;margin:0.5em 0 1.5em}"
                   "td,th{border:1px solid #999;padding:0.2em 0.6em;text-align:right}td:first-child,th:first-child{text-align:left}"
@@ -169,8 +177,9 @@ std::string render_hosts_html(const ReportView& report, bool seal_ok) {
       if (!w.not_judged.empty()) h += "<p>not judged: " + html_escape(w.not_judged) + "</p>";
       h += "<table><tr><th>host</th><th>IOPS</th><th>MB/s</th><th>mean</th><th>p99</th></tr>";
       for (const Row& r : workload_rows(w))
-        h += fmt::format("<tr{}><td>{}</td><td>{}</td><td>{:.1f}</td><td>{}</td><td>{}</td></tr>", r.name == "merged" ? " class=\"merged\"" : "",
-                         html_escape(r.name), format_count(r.iops), r.bw / 1e6, format_ns(r.mean_ns), format_ns(r.p99_ns));
+        h += fmt::format("<tr{}><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>",
+                         r.name == "merged" ? " class=\"merged\"" : "", html_escape(r.name), human::known(r.iops, format_count), r.mb_s(),
+                         human::known(r.mean_ns, format_ns), human::known(r.p99_ns, format_ns));
       h += "</table>";
     }
     if (!test.verdicts.empty()) {

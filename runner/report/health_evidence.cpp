@@ -8,6 +8,9 @@
 #include <string>
 #include <vector>
 
+#include "common/units.hpp"
+#include "runner/report/human_format.hpp"
+
 namespace diskvet::runner {
 
 EvidenceLines error_log_lines(const std::optional<ErrorLogView>& review) {
@@ -35,7 +38,8 @@ EvidenceLines smart_log_lines(const std::optional<SataSasLogsView>& review, std:
   if (!out.empty() || !review->findings.empty()) return out;
   std::vector<std::string> read;
   if (!review->error_log.empty())
-    read.push_back(fmt::format("ATA {} error log: no new errors ({} in the drive's life)", review->error_log, review->errors_after.value_or(0)));
+    read.push_back(fmt::format("ATA {} error log: no new errors ({} in the drive's life)", review->error_log,
+                               human::known(review->errors_after, [](uint64_t n) { return std::to_string(n); })));
   if (review->new_self_tests)
     read.push_back(fmt::format("{} self-test log: no new entries", review->self_test_log.empty() ? "ATA" : review->self_test_log));
   if (review->scsi_counters) read.emplace_back("SCSI error counter log: no errors corrected or uncorrected");
@@ -95,6 +99,17 @@ EvidenceLines health_evidence_sources() {
       {"..., self-test after the run", "The error logs and counters above, from the snapshot after the run to one after the self-test that "
                                        "follows it, judged the same way."},
   };
+}
+
+std::string precondition_words(const PreconditionView& pre, std::string (*duration)(double seconds)) {
+  std::string s;
+  if (pre.capacities_written) s += fmt::format("{:.2f} ", *pre.capacities_written);
+  if (pre.capacities_written && pre.capacities_target) s += fmt::format("of {:.2f} capacities ", *pre.capacities_target);
+  else if (pre.capacities_written) s += "capacities ";
+  s += "written";
+  if (pre.bytes_written) s += " (" + format_bytes(*pre.bytes_written) + ")";
+  if (pre.elapsed_s) s += " in " + duration(*pre.elapsed_s);
+  return s;
 }
 
 }  // namespace diskvet::runner

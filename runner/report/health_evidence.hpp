@@ -33,6 +33,10 @@ EvidenceLines write_amplification_lines(const std::optional<WriteAmplificationVi
 // A device's `self_test`: "self-test before (short)": "PASSED: the drive's words", for each that ran.
 EvidenceLines self_test_lines(const SelfTestView& self_test);
 
+// A device's `precondition` as far as the report holds it: "2.00 of 2.00 capacities written (2GiB) in
+// 3s", "written (1B) in 1s" (no capacities recorded); the time in `duration`'s words.
+std::string precondition_words(const PreconditionView& pre, std::string (*duration)(double seconds));
+
 // What each health evidence line checks and where its figures come from (the specifications' log
 // pages and commands), one (label, explanation) per kind of line: the report page's key to them.
 EvidenceLines health_evidence_sources();

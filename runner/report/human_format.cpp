@@ -121,4 +121,6 @@ std::string margin(std::string_view bound, double expected, double measured) {
   return r >= 2 ? times(r) + " over the limit" : pct((r - 1) * 100) + " over the limit";
 }
 
+std::string known_as(const std::optional<double>& v, std::string_view spec) { return v ? fmt::format(fmt::runtime(spec), *v) : "-"; }
+
 }  // namespace diskvet::runner::human

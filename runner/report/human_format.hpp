@@ -3,6 +3,7 @@
 // "12% short"). Never scientific notation, always a unit.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -38,5 +39,14 @@ std::string metric_value(std::string_view metric, double value);
 //   bound "max" (latency): "3.3x under the limit", "12% under the limit", "12% over the limit",
 //   "3.3x over the limit". "at the limit" when equal; "-" when the limit is not a positive number.
 std::string margin(std::string_view bound, double expected, double measured);
+
+// A value the report may not hold, in words: "-" when it does not, else format(value)
+// (known(d.lat_p99_ns, human::latency_ns)). A number never measured never reads as 0.
+template <class T, class Format>
+std::string known(const std::optional<T>& v, Format&& format) {
+  return v ? std::string(format(*v)) : std::string("-");
+}
+// The same with fmt's format spec: known_as(range_pct, "{:.1f}") is "12.5" or "-".
+std::string known_as(const std::optional<double>& v, std::string_view spec = "{}");
 
 }  // namespace diskvet::runner::human

@@ -21,6 +21,10 @@ namespace {
 
 std::string esc(const std::string& s) { return html_escape(s); }
 
+using human::known_as;
+std::string known_metric(std::string_view metric, const std::optional<double>& v) { return v ? esc(human::metric_value(metric, *v)) : "-"; }
+std::string known_duration(const std::optional<double>& s) { return s ? esc(human::duration_s(*s)) : "-"; }
+
 // Every verdict of a device, worst first (a failing metric is what the reader looks for).
 std::vector<const VerdictView*> verdicts_worst_first(const DeviceView& dev) {
   std::vector<const VerdictView*> v;
@@ -62,12 +66,11 @@ std::string findings(const DeviceView& dev) {
   static const VerifyView kNotVerified;
   std::string h = "<ul>";
   if (const auto& c = dev.capacity_probe; c && c->performed)
-    h += fmt::format("<li{}>Capacity probe: {} &mdash; real capacity {} of {} claimed: {}</li>", c->verdict == "FAIL" ? " class=\"FAIL\"" : "", esc(c->verdict),
-                     format_bytes(c->real_bytes.value_or(0)), format_bytes(c->claimed_bytes.value_or(0)), esc(c->summary));
+    h += fmt::format("<li{}>Capacity probe: {} &mdash; real capacity {} of {} claimed: {}</li>",
+                     c->verdict == "FAIL" ? " class=\"FAIL\"" : "", esc(c->verdict), human::known(c->real_bytes, format_bytes),
+                     human::known(c->claimed_bytes, format_bytes), esc(c->summary));
   const PreconditionView& pre = dev.precondition;
-  if (pre.performed)
-    h += fmt::format("<li>Preconditioning: {:.2f} of {:.2f} capacities written ({}) in {}</li>", pre.capacities_written.value_or(0),
-                     pre.capacities_target.value_or(0), format_bytes(pre.bytes_written.value_or(0)), esc(human::duration_s(pre.elapsed_s.value_or(0))));
+  if (pre.performed) h += "<li>Preconditioning: " + esc(precondition_words(pre, human::duration_s)) + "</li>";
   else if (!pre.reason.empty())
     h += "<li>Preconditioning: " + esc(pre.reason) + "</li>";
   if (dev.probe.performed) h += "<li>Probe: " + esc(dev.probe.detail) + "</li>";
@@ -75,38 +78,42 @@ std::string findings(const DeviceView& dev) {
   if (purge.requested) h += fmt::format("<li>Purge: {}{} &mdash; {}</li>", esc(purge.method), purge.failed ? " FAILED" : "", esc(purge.detail));
   const VerifyView& v = dev.verify ? *dev.verify : kNotVerified;
   if (v.blocks_written.value_or(0) + v.blocks_verified.value_or(0) + v.mismatches.value_or(0) > 0)
-    h += fmt::format("<li{}>Verification: {} blocks written, {} verified, {} bad blocks found by {} reads</li>", v.mismatches.value_or(0) > 0 ? " class=\"FAIL\"" : "",
-                     human::count(v.blocks_written.value_or(0)), human::count(v.blocks_verified.value_or(0)), v.bad_blocks.value_or(0), v.mismatches.value_or(0));
+    h += fmt::format("<li{}>Verification: {} blocks written, {} verified, {} bad blocks found by {} reads</li>",
+                     v.mismatches.value_or(0) > 0 ? " class=\"FAIL\"" : "", human::known(v.blocks_written, human::count),
+                     human::known(v.blocks_verified, human::count), known_as(v.bad_blocks), known_as(v.mismatches));
   for (const auto& m : v.first_mismatches)
-    h += fmt::format("<li class=\"FAIL\">Mismatch at LBA {} ({}, at {}): {}</li>", m.lba.value_or(0), esc(m.kind), esc(human::duration_s(m.t_s.value_or(0))),
+    h += fmt::format("<li class=\"FAIL\">Mismatch at LBA {} ({}, at {}): {}</li>", known_as(m.lba), esc(m.kind), known_duration(m.t_s),
                      esc(m.detail));
   for (const auto& e : dev.slowdowns)
-    h += fmt::format("<li class=\"FAIL\">Slowdown in {}: {:.0f}% below the median for {}: {} ({})</li>", esc(e.test), e.max_drop_pct.value_or(0),
-                     esc(human::duration_s(e.duration_s.value_or(0))), esc(e.cause), esc(e.evidence));
+    h += fmt::format("<li class=\"FAIL\">Slowdown in {}: {}% below the median for {}: {} ({})</li>", esc(e.test),
+                     known_as(e.max_drop_pct, "{:.0f}"), known_duration(e.duration_s), esc(e.cause), esc(e.evidence));
   for (const auto& s : dev.watchdog.stalls)
-    h += fmt::format("<li class=\"FAIL\">Stall: {} at LBA {} in {} out {}{}</li>", esc(s.direction), s.lba.value_or(0), esc(s.test),
-                     esc(human::duration_s(s.out_s.value_or(0))), s.completed ? "" : " and never completed");
+    h += fmt::format("<li class=\"FAIL\">Stall: {} at LBA {} in {} out {}{}</li>", esc(s.direction), known_as(s.lba), esc(s.test),
+                     known_duration(s.out_s), s.completed ? "" : " and never completed");
   for (const auto& o : dev.outliers)
-    h += fmt::format("<li class=\"FAIL\">Outlier: {} {} = {}, the median of {} devices is {} ({:.0f}% worse)</li>", esc(o.test), esc(o.metric),
-                     esc(human::metric_value(o.metric, o.value.value_or(0))), o.group_size.value_or(0), esc(human::metric_value(o.metric, o.median.value_or(0))),
-                     o.worse_pct.value_or(0));
+    h += fmt::format("<li class=\"FAIL\">Outlier: {} {} = {}, the median of {} devices is {} ({}% worse)</li>", esc(o.test), esc(o.metric),
+                     known_metric(o.metric, o.value), known_as(o.group_size), known_metric(o.metric, o.median),
+                     known_as(o.worse_pct, "{:.0f}"));
   const KernelLogView& klog = dev.kernel_log;
   if (!klog.note.empty()) h += "<li>Kernel log: " + esc(klog.note) + "</li>";
-  for (const auto& l : klog.lines) h += fmt::format("<li>Kernel [{:.6f}] {}: <code>{}</code></li>", l.kernel_s.value_or(0), esc(l.kind), esc(l.text));
+  for (const auto& l : klog.lines)
+    h += fmt::format("<li>Kernel [{}] {}: <code>{}</code></li>", known_as(l.kernel_s, "{:.6f}"), esc(l.kind), esc(l.text));
   if (const auto& host = dev.cpu.host)
-    h += fmt::format("<li>CPU: diskvet's job threads {}; the host was {:.0f}% busy over the tests</li>", esc(human::duration_s(dev.cpu.job_cpu_s.value_or(0))),
-                     host->busy_pct.value_or(0));
+    h += fmt::format("<li>CPU: diskvet's job threads {}; the host was {}% busy over the tests</li>", known_duration(dev.cpu.job_cpu_s),
+                     known_as(host->busy_pct, "{:.0f}"));
+  else if (dev.cpu.job_cpu_s)
+    h += fmt::format("<li>CPU: diskvet's job threads {}; the host's CPU was not sampled</li>", known_duration(dev.cpu.job_cpu_s));
   return h == "<ul>" ? "" : h + "</ul>";
 }
 
 std::string steady_text(const WorkloadView& w) {
   if (!w.steady_state) return "";
   const SteadyStateView& ss = *w.steady_state;
-  std::string h = fmt::format("<p>Steady state {} after {} round(s){}.", ss.attained ? "attained" : "<b>NOT attained</b>", ss.rounds_used.value_or(0),
-                              ss.workload.empty() ? "" : " of " + esc(ss.workload) + ", then the sweep");
+  std::string h = fmt::format("<p>Steady state {} after {} round(s){}.", ss.attained ? "attained" : "<b>NOT attained</b>",
+                              known_as(ss.rounds_used), ss.workload.empty() ? "" : " of " + esc(ss.workload) + ", then the sweep");
   if (const auto& mw = ss.measurement_window; mw && mw->first_round)
-    h += fmt::format(" Measured: rounds {:.0f}&ndash;{:.0f} averaged (range {:.1f}%, slope {:.1f}% of the average).", *mw->first_round,
-                     mw->last_round.value_or(0), mw->range_pct.value_or(0), mw->slope_pct.value_or(0));
+    h += fmt::format(" Measured: rounds {:.0f}&ndash;{} averaged (range {}%, slope {}% of the average).", *mw->first_round,
+                     known_as(mw->last_round, "{:.0f}"), known_as(mw->range_pct, "{:.1f}"), known_as(mw->slope_pct, "{:.1f}"));
   return h + "</p>";
 }
 
@@ -117,9 +124,9 @@ std::string result_line(const WorkloadView& w) {
   for (const char* dir : {"read", "write"}) {
     const DirectionView& d = w.result->direction(dir);
     if (!d.measured()) continue;
-    h += fmt::format("<li><b>{}</b>: {}, {}, mean {}, p99 {}, p99.99 {}</li>", dir, esc(human::iops(d.iops.value_or(0))),
-                     esc(human::bandwidth(d.bw_bytes.value_or(0))), esc(human::latency_ns(d.lat_mean_ns.value_or(0))),
-                     esc(human::latency_ns(d.lat_p99_ns.value_or(0))), esc(human::latency_ns(d.lat_p9999_ns.value_or(0))));
+    h += fmt::format("<li><b>{}</b>: {}, {}, mean {}, p99 {}, p99.99 {}</li>", dir, esc(human::known(d.iops, human::iops)),
+                     esc(human::known(d.bw_bytes, human::bandwidth)), esc(human::known(d.lat_mean_ns, human::latency_ns)),
+                     esc(human::known(d.lat_p99_ns, human::latency_ns)), esc(human::known(d.lat_p9999_ns, human::latency_ns)));
   }
   return h.empty() ? "" : "<ul>" + h + "</ul>";
 }
@@ -196,7 +203,8 @@ std::string device_card_html(const DeviceView& dev) {
   auto row = [&](const std::string& k, const std::string& v) { h += fmt::format("<dt>{}</dt><dd>{}</dd>", k, v.empty() ? "&mdash;" : esc(v)); };
   row("serial", dev.serial);
   row("firmware", dev.firmware);
-  row("size", dev.size_bytes.value_or(0) ? format_bytes(*dev.size_bytes) + " (tested " + format_bytes(dev.tested_bytes.value_or(0)) + ")" : "");
+  row("size",
+      dev.size_bytes.value_or(0) ? format_bytes(*dev.size_bytes) + " (tested " + human::known(dev.tested_bytes, format_bytes) + ")" : "");
   const ProfileView& prof = dev.profile;
   std::string profile = prof.name.empty() ? "none" : prof.name;
   if (!prof.reason.empty()) profile += " — " + prof.reason;
@@ -241,9 +249,9 @@ std::string render_report_html(const ReportView& r, bool seal_ok) {
   if (!seal_ok) h += "<p class=\"warn\">The sha256 seal does not match the content: this report was altered after it was written.</p>";
   if (!r.complete) h += fmt::format("<p class=\"warn\">Partial report: {}</p>", esc(r.aborted));
   if (r.schema_note) h += "<p class=\"meta\">" + esc(*r.schema_note) + "</p>";
-  h += fmt::format("<p class=\"meta\">Suite <b>{}</b> &mdash; {}<br>diskvet {} on {} ({}, {} cores, {})<br>{} &ndash; {}</p></header>", esc(r.suite.name),
-                   esc(r.suite.description), esc(r.tool_version), esc(r.host.kernel), esc(r.host.cpu), r.host.cores.value_or(0),
-                   format_bytes(r.host.memory_bytes.value_or(0)), esc(r.started), esc(r.finished));
+  h += fmt::format("<p class=\"meta\">Suite <b>{}</b> &mdash; {}<br>diskvet {} on {} ({}, {} cores, {})<br>{} &ndash; {}</p></header>",
+                   esc(r.suite.name), esc(r.suite.description), esc(r.tool_version), esc(r.host.kernel), esc(r.host.cpu),
+                   known_as(r.host.cores), human::known(r.host.memory_bytes, format_bytes), esc(r.started), esc(r.finished));
   h += "<section class=\"cards\">";
   for (const auto& dev : r.devices) h += device_card_html(dev);
   h += "</section>";

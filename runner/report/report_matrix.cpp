@@ -47,11 +47,11 @@ MatrixTable matrix_table(const MatrixView& m) {
     }
   }
   if (const auto& w = m.measurement_window; w && w->first_round)
-    t.window = fmt::format("averaged over rounds {:.0f}-{:.0f} of {:.0f} ({}: range {:.1f}%, slope {:.1f}% of the average {})", *w->first_round,
-                           w->last_round.value_or(0), m.rounds_run.value_or(0), m.attained ? "steady" : "NOT steady", w->range_pct.value_or(0),
-                           w->slope_pct.value_or(0), format_count(w->average.value_or(0)));
-  else
-    t.window = fmt::format("{:.0f} round(s) run, fewer than a measurement window: NOT steady", m.rounds_run.value_or(0));
+    t.window = fmt::format("averaged over rounds {:.0f}-{} of {} ({}: range {}%, slope {}% of the average {})", *w->first_round,
+                           human::known_as(w->last_round, "{:.0f}"), human::known_as(m.rounds_run, "{:.0f}"),
+                           m.attained ? "steady" : "NOT steady", human::known_as(w->range_pct, "{:.1f}"),
+                           human::known_as(w->slope_pct, "{:.1f}"), human::known(w->average, format_count));
+  else t.window = fmt::format("{} round(s) run, fewer than a measurement window: NOT steady", human::known_as(m.rounds_run, "{:.0f}"));
   return t;
 }
 

@@ -41,10 +41,17 @@ std::string latency_metric_word(const std::string& base) {
   return s;
 }
 
+// A point the report holds a value for, scaled; one it does not is left out, never drawn at 0.
+void add_point(PlotSeries& s, double x, const std::optional<double>& y, double scale = 1) {
+  if (y) s.points.emplace_back(x, *y * scale);
+}
+
 }  // namespace
 
 std::string workload_label(const WorkloadView& w) {
-  std::string s = fmt::format("{} {} QD{}x{}", w.rw, format_bytes(w.bs.value_or(0)), w.iodepth.value_or(0), w.numjobs.value_or(0));
+  auto num = [](double x) { return fmt::format("{}", x); };
+  std::string s =
+      fmt::format("{} {} QD{}x{}", w.rw, human::known(w.bs, format_bytes), human::known(w.iodepth, num), human::known(w.numjobs, num));
   if (w.rwmixread) s += fmt::format(" {}% read", *w.rwmixread);
   return s;
 }
@@ -90,113 +97,159 @@ Plot percentile_plot(const WorkloadView& w, const TestView& test) {
   return p;
 }
 
-std::pair<Plot, Plot> timeline_plots(const WorkloadView& w, const TestView& test, const DeviceView& device) {
-  static const ResultView kNotRun;
-  static const SteadyStateView kNoRounds;
-  const ResultView& res = w.result ? *w.result : kNotRun;
-  Plot iops, lat;
-  iops.kind = "timeline-iops";
-  lat.kind = "timeline-latency";
-  iops.title = "IOPS over time: " + workload_label(w);
-  lat.title = "Latency over time: " + workload_label(w);
-  iops.x.label = lat.x.label = "seconds since the workload started";
-  iops.x.format = lat.x.format = fmt_seconds;
-  iops.y.label = "IOPS";
-  iops.y.format = fmt_count;
-  lat.y.label = "latency (log scale)";
-  lat.y.scale = Scale::log;
-  lat.y.format = fmt_latency_ns;
-  auto band = [&](double a, double b, const std::string& label, const char* color) {
-    iops.bands.push_back({a, b, label, color});
-    lat.bands.push_back({a, b, "", color});
-  };
-  const double ramp_s = w.ramp_s.value_or(0);
-  double cursor = 0;
-  if (w.warmup && !w.warmup->iops.empty()) {
-    const auto& pts = w.warmup->iops;
-    const double e = w.warmup->elapsed_s.value_or(0) > 0 ? *w.warmup->elapsed_s : static_cast<double>(pts.size());
+namespace {
+
+// A workload's two time lines, IOPS and latency, on one time axis, phase by phase: the warmup, the
+// steady-state rounds or the ramp, the measured intervals, then the burst step and a burn-in's
+// slowdowns and stalls.
+class TimelineBuilder {
+ public:
+  explicit TimelineBuilder(const WorkloadView& w) : w_(w), ramp_s_(w.ramp_s.value_or(0)) {
+    iops_.kind = "timeline-iops";
+    lat_.kind = "timeline-latency";
+    iops_.title = "IOPS over time: " + workload_label(w);
+    lat_.title = "Latency over time: " + workload_label(w);
+    iops_.x.label = lat_.x.label = "seconds since the workload started";
+    iops_.x.format = lat_.x.format = fmt_seconds;
+    iops_.y.label = "IOPS";
+    iops_.y.format = fmt_count;
+    lat_.y.label = "latency (log scale)";
+    lat_.y.scale = Scale::log;
+    lat_.y.format = fmt_latency_ns;
+  }
+
+  void warmup() {
+    if (!w_.warmup || w_.warmup->iops.empty()) return;
+    const auto& pts = w_.warmup->iops;
+    const double e = w_.warmup->elapsed_s.value_or(0) > 0 ? *w_.warmup->elapsed_s : static_cast<double>(pts.size());
     PlotSeries s{"warmup", "#888", {}};
     for (size_t i = 0; i < pts.size(); ++i)
       if (pts[i]) s.points.emplace_back((static_cast<double>(i) + 0.5) * e / static_cast<double>(pts.size()), *pts[i]);
-    iops.series.push_back(std::move(s));
+    iops_.series.push_back(std::move(s));
     band(0, e, "warmup", "#eeeeee");
-    cursor = e;
+    cursor_ = e;
   }
-  // The measured intervals' length, which is also the steady-state window when the result is it.
-  double measured_s = 0;
-  for (const auto& iv : res.intervals) measured_s += iv.dur_s.value_or(0);
-  const SteadyStateView& ss = w.steady_state ? *w.steady_state : kNoRounds;
-  const auto& rounds = ss.rounds;
-  const std::optional<double> window_rounds = ss.measurement_window ? ss.measurement_window->rounds : std::nullopt;
-  double measured_at = cursor + ramp_s;
-  if (!rounds.empty()) {
-    // A round's length: exact when the result is the window (its intervals are the window's rounds);
-    // otherwise the workload's runtime, the length each round is capped at.
+
+  // The steady-state rounds (when the workload ran them) or the ramp, then the measured window's
+  // band: where the measured intervals start on the axis.
+  void rounds_or_ramp(const ResultView& res) {
+    static const SteadyStateView kNoRounds;
+    // The measured intervals' length, which is also the steady-state window when the result is it.
+    double measured_s = 0;
+    for (const auto& iv : res.intervals) measured_s += iv.dur_s.value_or(0);
+    const SteadyStateView& ss = w_.steady_state ? *w_.steady_state : kNoRounds;
+    const std::optional<double> window_rounds = ss.measurement_window ? ss.measurement_window->rounds : std::nullopt;
+    rounds_ = !ss.rounds.empty();
+    measured_at_ = cursor_ + ramp_s_;
+    if (rounds_) rounds(ss, window_rounds, measured_s);
+    else if (ramp_s_ > 0) band(cursor_, measured_at_, "ramp (not measured)", "#f0f0f0");
+    if (!rounds_ || !window_rounds) band(measured_at_, measured_at_ + measured_s, "measured", "#e4eef8");
+  }
+
+  // Each measured direction: its IOPS, mean and p99 latency per interval.
+  void measured(const ResultView& res) {
+    for (const char* dir : {"read", "write"}) {
+      if (!res.direction(dir).measured()) continue;
+      const bool is_read = std::string_view(dir) == "read";
+      PlotSeries si{dir, dir_color(dir), {}}, sm{std::string(dir) + " mean", dir_color(dir), {}},
+          sp{std::string(dir) + " p99", dir_color(dir), {}};
+      sp.dashed = true;
+      // The ramp's own series (counts only) leads into the measured one, where the ramp was kept.
+      if (!rounds_)
+        for (const auto& iv : w_.ramp)
+          if (iv.t_s) add_point(si, measured_at_ - ramp_s_ + *iv.t_s + iv.dur_s.value_or(0) / 2, is_read ? iv.read_iops : iv.write_iops);
+      // Each interval at its middle; a window of one interval (a pass shorter than the interval) as a
+      // flat line across it, since a single point draws no line.
+      for (const auto& iv : res.intervals) {
+        if (!iv.t_s) continue;  // an interval the report does not place in time is not drawn
+        const IntervalDirectionView& d = is_read ? iv.read : iv.write;
+        const double start = measured_at_ + *iv.t_s, dur = iv.dur_s.value_or(0);
+        for (double t : res.intervals.size() == 1 ? std::vector<double>{start, start + dur} : std::vector<double>{start + dur / 2}) {
+          add_point(si, t, d.iops);
+          add_point(sm, t, d.lat_mean_ns);
+          add_point(sp, t, d.lat_p99_ns);
+        }
+      }
+      iops_.series.push_back(std::move(si));
+      lat_.series.push_back(std::move(sm));
+      lat_.series.push_back(std::move(sp));
+    }
+  }
+
+  // The burst-then-baseline step on the ramp's time line; a burn-in's slowdowns and stalls of this
+  // test on the measured one.
+  void marks(const TestView& test, const DeviceView& device) {
+    if (w_.burst && w_.burst->found && w_.burst->step_s && !rounds_)
+      iops_.vlines.push_back({measured_at_ - ramp_s_ + *w_.burst->step_s,
+                              fmt::format("burst ends: {} to {} IOPS", human::known(w_.burst->before_iops, fmt_count),
+                                          human::known(w_.burst->after_iops, fmt_count)),
+                              "#b15928"});
+    for (const auto& e : device.slowdowns)
+      if (e.test == test.id && e.start_s && e.end_s)
+        band(measured_at_ + *e.start_s, measured_at_ + *e.end_s, "slowdown -" + human::known_as(e.max_drop_pct, "{:.0f}") + "%", "#f8d0d0");
+    for (const auto& s : device.watchdog.stalls)
+      if (s.test == test.id && s.submit_s) {
+        const std::string label = "stall " + human::known(s.out_s, human::duration_s);
+        // submit_s counts from the workload's start, its ramp included.
+        const double x = std::max(0.0, measured_at_ - ramp_s_ + *s.submit_s);
+        iops_.vlines.push_back({x, label, "#a00"});
+        lat_.vlines.push_back({x, label, "#a00"});
+      }
+  }
+
+  std::pair<Plot, Plot> take() { return {std::move(iops_), std::move(lat_)}; }
+
+ private:
+  void band(double a, double b, const std::string& label, const char* color) {
+    iops_.bands.push_back({a, b, label, color});
+    lat_.bands.push_back({a, b, "", color});
+  }
+
+  // The rounds as steps. A round's length: exact when the result is the window (its intervals are
+  // the window's rounds); otherwise the workload's runtime, the length each round is capped at.
+  void rounds(const SteadyStateView& ss, const std::optional<double>& window_rounds, double measured_s) {
+    const auto& rounds = ss.rounds;
     const bool is_window = window_rounds && *window_rounds > 0 && measured_s > 0;
-    const double round_s = is_window ? measured_s / *window_rounds : std::max(w.runtime_s.value_or(0), 1e-3);
+    const double round_s = is_window ? measured_s / *window_rounds : std::max(w_.runtime_s.value_or(0), 1e-3);
     PlotSeries ri{"rounds", "#2ca02c", {}}, rl{"round mean latency", "#2ca02c", {}};
     ri.step = rl.step = true;
     for (size_t i = 0; i <= rounds.size(); ++i) {
       const RoundView& r = rounds[std::min(i, rounds.size() - 1)];
-      ri.points.emplace_back(cursor + static_cast<double>(i) * round_s, r.iops.value_or(0));
-      rl.points.emplace_back(cursor + static_cast<double>(i) * round_s, r.lat_mean_us.value_or(0) * 1e3);
+      add_point(ri, cursor_ + static_cast<double>(i) * round_s, r.iops);
+      add_point(rl, cursor_ + static_cast<double>(i) * round_s, r.lat_mean_us, 1e3);
     }
-    band(cursor, cursor + static_cast<double>(rounds.size()) * round_s, ss.workload.empty() ? "rounds" : "rounds at " + ss.workload, "#f4faf4");
+    band(cursor_, cursor_ + static_cast<double>(rounds.size()) * round_s, ss.workload.empty() ? "rounds" : "rounds at " + ss.workload,
+         "#f4faf4");
     if (ss.window && ss.window->first_round) {
-      const double a = cursor + *ss.window->first_round * round_s, b = a + ss.window->rounds.value_or(0) * round_s;
+      const double a = cursor_ + *ss.window->first_round * round_s, b = a + ss.window->rounds.value_or(0) * round_s;
       band(a, b, ss.attained ? "steady-state window" : "last rounds (NOT steady)", ss.attained ? "#dff0d8" : "#fbe3c9");
-      if (is_window) measured_at = a;
+      if (is_window) measured_at_ = a;
     }
-    if (!is_window) measured_at = cursor + static_cast<double>(rounds.size()) * round_s + ramp_s;
-    iops.series.push_back(std::move(ri));
-    lat.series.push_back(std::move(rl));
-    if (!is_window && ramp_s > 0) band(measured_at - ramp_s, measured_at, "ramp", "#f0f0f0");
-  } else if (ramp_s > 0) {
-    band(cursor, measured_at, "ramp (not measured)", "#f0f0f0");
+    if (!is_window) measured_at_ = cursor_ + static_cast<double>(rounds.size()) * round_s + ramp_s_;
+    iops_.series.push_back(std::move(ri));
+    lat_.series.push_back(std::move(rl));
+    if (!is_window && ramp_s_ > 0) band(measured_at_ - ramp_s_, measured_at_, "ramp", "#f0f0f0");
   }
-  if (rounds.empty() || !window_rounds) band(measured_at, measured_at + measured_s, "measured", "#e4eef8");
-  for (const char* dir : {"read", "write"}) {
-    if (!res.direction(dir).measured()) continue;
-    const bool is_read = std::string_view(dir) == "read";
-    PlotSeries si{dir, dir_color(dir), {}}, sm{std::string(dir) + " mean", dir_color(dir), {}}, sp{std::string(dir) + " p99", dir_color(dir), {}};
-    sp.dashed = true;
-    // The ramp's own series (counts only) leads into the measured one, where the ramp was kept.
-    if (rounds.empty())
-      for (const auto& iv : w.ramp)
-        si.points.emplace_back(measured_at - ramp_s + iv.t_s.value_or(0) + iv.dur_s.value_or(0) / 2, (is_read ? iv.read_iops : iv.write_iops).value_or(0));
-    // Each interval at its middle; a window of one interval (a pass shorter than the interval) as a
-    // flat line across it, since a single point draws no line.
-    for (const auto& iv : res.intervals) {
-      const IntervalDirectionView& d = is_read ? iv.read : iv.write;
-      const double start = measured_at + iv.t_s.value_or(0), dur = iv.dur_s.value_or(0);
-      for (double t : res.intervals.size() == 1 ? std::vector<double>{start, start + dur} : std::vector<double>{start + dur / 2}) {
-        si.points.emplace_back(t, d.iops.value_or(0));
-        sm.points.emplace_back(t, d.lat_mean_ns.value_or(0));
-        sp.points.emplace_back(t, d.lat_p99_ns.value_or(0));
-      }
-    }
-    iops.series.push_back(std::move(si));
-    lat.series.push_back(std::move(sm));
-    lat.series.push_back(std::move(sp));
-  }
-  // The burst-then-baseline step, on the ramp's time line.
-  if (w.burst && w.burst->found && rounds.empty())
-    iops.vlines.push_back({measured_at - ramp_s + w.burst->step_s.value_or(0),
-                           fmt::format("burst ends: {} to {} IOPS", fmt_count(w.burst->before_iops.value_or(0)), fmt_count(w.burst->after_iops.value_or(0))),
-                           "#b15928"});
-  // A burn-in's slowdowns and stalls of this test, on the measured time line.
-  for (const auto& e : device.slowdowns)
-    if (e.test == test.id)
-      band(measured_at + e.start_s.value_or(0), measured_at + e.end_s.value_or(0), fmt::format("slowdown -{:.0f}%", e.max_drop_pct.value_or(0)), "#f8d0d0");
-  for (const auto& s : device.watchdog.stalls)
-    if (s.test == test.id) {
-      const std::string label = fmt::format("stall {}", human::duration_s(s.out_s.value_or(0)));
-      // submit_s counts from the workload's start, its ramp included.
-      const double x = std::max(0.0, measured_at - ramp_s + s.submit_s.value_or(0));
-      iops.vlines.push_back({x, label, "#a00"});
-      lat.vlines.push_back({x, label, "#a00"});
-    }
-  return {std::move(iops), std::move(lat)};
+
+  const WorkloadView& w_;
+  Plot iops_, lat_;
+  double ramp_s_ = 0;
+  double cursor_ = 0;       // where the phase being drawn starts on the axis
+  double measured_at_ = 0;  // where the measured intervals start
+  bool rounds_ = false;     // the workload ran steady-state rounds
+};
+
+}  // namespace
+
+std::pair<Plot, Plot> timeline_plots(const WorkloadView& w, const TestView& test, const DeviceView& device) {
+  static const ResultView kNotRun;
+  const ResultView& res = w.result ? *w.result : kNotRun;
+  TimelineBuilder t(w);
+  t.warmup();
+  t.rounds_or_ramp(res);
+  t.measured(res);
+  t.marks(test, device);
+  return t.take();
 }
 
 std::optional<Plot> sweep_plot(const WorkloadView& w) {
@@ -212,15 +265,19 @@ std::optional<Plot> sweep_plot(const WorkloadView& w) {
   p.y.format = fmt_latency_ns;
   PlotSeries mean{"mean latency", "#1f77b4", {}}, p99{"p99 latency", "#ff7f0e", {}};
   p99.dashed = true;
+  auto num = [](double x) { return fmt::format("{}", x); };
   for (const auto& pt : pts) {
-    mean.points.emplace_back(pt.iops.value_or(0), pt.lat_mean_us.value_or(0) * 1e3);
-    p99.points.emplace_back(pt.iops.value_or(0), pt.lat_p99_us.value_or(0) * 1e3);
-    mean.point_labels.push_back(fmt::format("{}", pt.outstanding.value_or(0)));
+    if (!pt.iops) continue;  // a step the report holds no IOPS for has no place on the x axis
+    if (pt.lat_mean_us) {
+      mean.points.emplace_back(*pt.iops, *pt.lat_mean_us * 1e3);
+      mean.point_labels.push_back(human::known(pt.outstanding, num));
+    }
+    add_point(p99, *pt.iops, pt.lat_p99_us, 1e3);
   }
-  if (const auto k = w.sweep->knee) {
+  if (const auto k = w.sweep->knee; k && pts[*k].iops && pts[*k].lat_mean_us) {
     const SweepPointView& kp = pts[*k];
-    p.markers.push_back({kp.iops.value_or(0), kp.lat_mean_us.value_or(0) * 1e3,
-                         fmt::format("knee: {} at {} outstanding", human::iops(kp.iops.value_or(0)), kp.outstanding.value_or(0)), "#000"});
+    p.markers.push_back({*kp.iops, *kp.lat_mean_us * 1e3,
+                         fmt::format("knee: {} at {} outstanding", human::iops(*kp.iops), human::known(kp.outstanding, num)), "#000"});
   }
   p.series = {std::move(mean), std::move(p99)};
   return p;
@@ -238,9 +295,10 @@ std::optional<Plot> health_plot(const DeviceView& device) {
   PlotSeries t{"temperature", "#d62728", {}};
   double last_transitions = -1;
   for (const auto& s : device.health_series) {
-    if (s.temperature_c) t.points.emplace_back(s.t_s.value_or(0), *s.temperature_c);
+    if (!s.t_s) continue;  // a sample the report does not place in time is not drawn
+    if (s.temperature_c) t.points.emplace_back(*s.t_s, *s.temperature_c);
     if (s.thermal_transitions) {
-      if (last_transitions >= 0 && *s.thermal_transitions > last_transitions) p.vlines.push_back({s.t_s.value_or(0), "throttled", "#a60"});
+      if (last_transitions >= 0 && *s.thermal_transitions > last_transitions) p.vlines.push_back({*s.t_s, "throttled", "#a60"});
       last_transitions = *s.thermal_transitions;
     }
   }

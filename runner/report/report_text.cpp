@@ -14,6 +14,8 @@ namespace diskvet::runner {
 
 namespace {
 
+using human::known_as;
+
 std::string fmt_value(const std::optional<double>& v) {
   if (!v) return "-";
   const double x = *v;
@@ -22,8 +24,10 @@ std::string fmt_value(const std::optional<double>& v) {
   return fmt::format("{:.3g}", x);
 }
 
+std::string known_metric(std::string_view metric, const std::optional<double>& v) { return v ? human::metric_value(metric, *v) : "-"; }
+
 std::string workload_label(const WorkloadView& w) {
-  std::string s = fmt::format("{} {} QD{}x{}", w.rw, format_bytes(w.bs.value_or(0)), w.iodepth.value_or(0), w.numjobs.value_or(0));
+  std::string s = fmt::format("{} {} QD{}x{}", w.rw, human::known(w.bs, format_bytes), known_as(w.iodepth), known_as(w.numjobs));
   if (w.rwmixread) s += fmt::format(" {}%r", *w.rwmixread);
   // The engine where it is not the block path's io_uring: the fast path's rows say how they ran.
   if (w.engine == "io_uring_cmd") s += " cmd";
@@ -47,22 +51,23 @@ void measured_table(std::string& out, const DeviceView& dev) {
         }
         for (const char* dir : {"read", "write"}) {
           const DirectionView& d = res.direction(dir);
-          if (d.total_ios.value_or(0) == 0) continue;
-          out += fmt::format("  {:<20} {:<26} {:>9} {:>9.1f} {:>9} {:>9} {:>9}\n", test, label + " " + std::string(dir).substr(0, 1),
-                             format_count(d.iops.value_or(0)), d.bw_bytes.value_or(0) / 1e6, format_ns(d.lat_mean_ns.value_or(0)),
-                             format_ns(d.lat_p99_ns.value_or(0)), format_ns(d.lat_p9999_ns.value_or(0)));
+          if (!d.measured()) continue;
+          out += fmt::format("  {:<20} {:<26} {:>9} {:>9} {:>9} {:>9} {:>9}\n", test, label + " " + std::string(dir).substr(0, 1),
+                             human::known(d.iops, format_count), d.bw_bytes ? fmt::format("{:.1f}", *d.bw_bytes / 1e6) : "-",
+                             human::known(d.lat_mean_ns, format_ns), human::known(d.lat_p99_ns, format_ns),
+                             human::known(d.lat_p9999_ns, format_ns));
         }
       }
 }
 
 // Steady state of one workload: attained or not, and the SNIA PTS measurement window the result is.
 void steady_line(std::string& out, const std::string& test, const std::string& label, const SteadyStateView& ss) {
-  out += fmt::format("  steady state: {} {}: {} after {} round(s){}\n", test, label, ss.attained ? "attained" : "NOT attained", ss.rounds_used.value_or(0),
-                     ss.workload.empty() ? "" : " of " + ss.workload + ", then the sweep");
+  out += fmt::format("  steady state: {} {}: {} after {} round(s){}\n", test, label, ss.attained ? "attained" : "NOT attained",
+                     known_as(ss.rounds_used), ss.workload.empty() ? "" : " of " + ss.workload + ", then the sweep");
   if (const auto& mw = ss.measurement_window; mw && mw->first_round)
-    out += fmt::format("    measured: rounds {:.0f}-{:.0f} averaged, {} (range {:.1f}%, slope {:.1f}% of the average; at most {:.0f}% and {:.0f}%)\n",
-                       *mw->first_round, mw->last_round.value_or(0), fmt_value(mw->average), mw->range_pct.value_or(0), mw->slope_pct.value_or(0),
-                       ss.max_excursion_pct.value_or(0), ss.max_slope_pct.value_or(0));
+    out += fmt::format("    measured: rounds {:.0f}-{} averaged, {} (range {}%, slope {}% of the average; at most {}% and {}%)\n",
+                       *mw->first_round, known_as(mw->last_round, "{:.0f}"), fmt_value(mw->average), known_as(mw->range_pct, "{:.1f}"),
+                       known_as(mw->slope_pct, "{:.1f}"), known_as(ss.max_excursion_pct, "{:.0f}"), known_as(ss.max_slope_pct, "{:.0f}"));
 }
 
 // Burn-in: how far each test got, verification, slowdowns, latency outliers, CPU.
@@ -72,34 +77,38 @@ void burnin_lines(std::string& out, const DeviceView& dev) {
   for (const auto& p : dev.progress) out += fmt::format("  progress: {}\n", p);
   // Only runs that verified say so: a plain suite run has nothing to report here.
   if (v.blocks_written.value_or(0) + v.blocks_verified.value_or(0) + v.mismatches.value_or(0) > 0)
-    out += fmt::format("  verification: {} blocks written, {} verified, {} bad blocks found by {} reads (crc32c: {})\n", v.blocks_written.value_or(0),
-                       v.blocks_verified.value_or(0), v.bad_blocks.value_or(0), v.mismatches.value_or(0), v.crc32c);
+    out += fmt::format("  verification: {} blocks written, {} verified, {} bad blocks found by {} reads (crc32c: {})\n",
+                       known_as(v.blocks_written), known_as(v.blocks_verified), known_as(v.bad_blocks), known_as(v.mismatches), v.crc32c);
   if (v.state && v.state->memory_bytes.value_or(0) > 0)
-    out += fmt::format("  verification state: {} of a {} budget, {}\n", format_bytes(*v.state->memory_bytes), format_bytes(v.state->budget_bytes.value_or(0)),
-                       v.state->guarantee);
+    out += fmt::format("  verification state: {} of a {} budget, {}\n", format_bytes(*v.state->memory_bytes),
+                       human::known(v.state->budget_bytes, format_bytes), v.state->guarantee);
   // Written only when the table filled up (as false); the line has always followed the key alone.
   if (v.bad_blocks_exact.has_value()) out += "  bad blocks: the table of distinct bad blocks filled up; a block may be counted twice\n";
   for (const auto& m : v.first_mismatches)
-    out += fmt::format("    MISMATCH at LBA {} ({}, {:.1f} s): {}\n", m.lba.value_or(0), m.kind, m.t_s.value_or(0), m.detail);
+    out += fmt::format("    MISMATCH at LBA {} ({}, {} s): {}\n", known_as(m.lba), m.kind, known_as(m.t_s, "{:.1f}"), m.detail);
   if (v.latency_outliers_count.value_or(0) > 0) {
-    out += fmt::format("  latency outliers: {} I/Os slower than {} ms\n", *v.latency_outliers_count, v.latency_outliers_limit_ms.value_or(0));
+    out += fmt::format("  latency outliers: {} I/Os slower than {} ms\n", *v.latency_outliers_count, known_as(v.latency_outliers_limit_ms));
     for (const auto& x : v.latency_outliers)
-      out += fmt::format("    {} at LBA {} took {:.0f} ms at {:.1f} s\n", x.dir, x.lba.value_or(0), x.lat_ms.value_or(0), x.t_s.value_or(0));
+      out += fmt::format("    {} at LBA {} took {} ms at {} s\n", x.dir, known_as(x.lba), known_as(x.lat_ms, "{:.0f}"),
+                         known_as(x.t_s, "{:.1f}"));
   }
   for (const auto& e : dev.slowdowns)
-    out += fmt::format("  SLOWDOWN in {}: {:.0f}% below the median for {:.0f} s from {:.0f} s: {} ({})\n", e.test, e.max_drop_pct.value_or(0),
-                       e.duration_s.value_or(0), e.start_s.value_or(0), e.cause, e.evidence);
+    out += fmt::format("  SLOWDOWN in {}: {}% below the median for {} s from {} s: {} ({})\n", e.test, known_as(e.max_drop_pct, "{:.0f}"),
+                       known_as(e.duration_s, "{:.0f}"), known_as(e.start_s, "{:.0f}"), e.cause, e.evidence);
 }
 
 // The job threads' CPU beside the host's: the kernel's system and interrupt time is the tool's cost too.
-// Printed for every device, with zeros where the host was not sampled (as it always has been).
+// A report that sampled neither has no CPU lines; one whose host was not sampled says so.
 void cpu_lines(std::string& out, const DeviceView& dev) {
-  const HostCpuView h = dev.cpu.host.value_or(HostCpuView{});
-  out += fmt::format("  cpu: job threads {:.2f} s; host over the tests ({}): {:.1f}% busy = user {:.1f}% + system {:.1f}% + irq {:.1f}% + softirq {:.1f}%"
-                     " (system {:.2f} s, irq {:.2f} s, softirq {:.2f} s)\n",
-                     dev.cpu.job_cpu_s.value_or(0), format_duration(h.window_s.value_or(0)), h.busy_pct.value_or(0), h.user_pct.value_or(0),
-                     h.system_pct.value_or(0), h.irq_pct.value_or(0), h.softirq_pct.value_or(0), h.system_s.value_or(0), h.irq_s.value_or(0),
-                     h.softirq_s.value_or(0));
+  if (!dev.cpu.job_cpu_s && !dev.cpu.host) return;
+  out += fmt::format("  cpu: job threads {} s; ", known_as(dev.cpu.job_cpu_s, "{:.2f}"));
+  if (const auto& h = dev.cpu.host)
+    out += fmt::format(
+        "host over the tests ({}): {}% busy = user {}% + system {}% + irq {}% + softirq {}% (system {} s, irq {} s, softirq {} s)\n",
+        human::known(h->window_s, format_duration), known_as(h->busy_pct, "{:.1f}"), known_as(h->user_pct, "{:.1f}"),
+        known_as(h->system_pct, "{:.1f}"), known_as(h->irq_pct, "{:.1f}"), known_as(h->softirq_pct, "{:.1f}"),
+        known_as(h->system_s, "{:.2f}"), known_as(h->irq_s, "{:.2f}"), known_as(h->softirq_s, "{:.2f}"));
+  else out += "the host's CPU was not sampled\n";
   out += "       CPU per I/O counts only the job threads; the host's system and interrupt time holds the kernel's share\n";
 }
 
@@ -107,14 +116,14 @@ void cpu_lines(std::string& out, const DeviceView& dev) {
 void watchdog_lines(std::string& out, const DeviceView& dev) {
   const WatchdogView& w = dev.watchdog;
   if (w.stall_count.value_or(0) > 0)
-    out += fmt::format("  STALLS: {} I/O(s) out longer than io_timeout {} s{}\n", *w.stall_count, w.io_timeout_s.value_or(0),
+    out += fmt::format("  STALLS: {} I/O(s) out longer than io_timeout {} s{}\n", *w.stall_count, known_as(w.io_timeout_s),
                        w.abandoned ? "; the run gave up on the device (ABANDONED)" : "");
   for (const auto& s : w.stalls)
-    out += fmt::format("    {} at LBA {} in {}: out {:.2f} s{} from {:.2f} s\n", s.direction, s.lba.value_or(0), s.test, s.out_s.value_or(0),
-                       s.completed ? "" : " and never completed", s.submit_s.value_or(0));
+    out += fmt::format("    {} at LBA {} in {}: out {} s{} from {} s\n", s.direction, known_as(s.lba), s.test, known_as(s.out_s, "{:.2f}"),
+                       s.completed ? "" : " and never completed", known_as(s.submit_s, "{:.2f}"));
   const KernelLogView& k = dev.kernel_log;
   if (!k.note.empty()) out += "  kernel log: " + k.note + "\n";
-  for (const auto& l : k.lines) out += fmt::format("  kernel [{:>10.6f}] {}: {}\n", l.kernel_s.value_or(0), l.kind, l.text);
+  for (const auto& l : k.lines) out += fmt::format("  kernel [{:>10}] {}: {}\n", known_as(l.kernel_s, "{:.6f}"), l.kind, l.text);
   if (k.dropped.value_or(0) > 0) out += fmt::format("  kernel: {} more lines not kept\n", *k.dropped);
 }
 
@@ -128,14 +137,14 @@ std::string health_word(const std::optional<HealthReading>& h) {
 void device_findings(std::string& out, const DeviceView& dev) {
   std::string ident = dev.model;
   if (!dev.serial.empty()) ident += " s/n " + dev.serial;
-  out += fmt::format("\n{} ({}{}{}), tested {} of {}\n", dev.path, ident.empty() ? "unknown model" : ident, dev.kind.empty() ? "" : ", ", dev.kind,
-                     format_bytes(dev.tested_bytes.value_or(0)), format_bytes(dev.size_bytes.value_or(0)));
+  out += fmt::format("\n{} ({}{}{}), tested {} of {}\n", dev.path, ident.empty() ? "unknown model" : ident, dev.kind.empty() ? "" : ", ",
+                     dev.kind, human::known(dev.tested_bytes, format_bytes), human::known(dev.size_bytes, format_bytes));
   if (const auto& fs = dev.file_system) {
     out += fmt::format("  file system: {} {} at {} ({}){}\n", fs->fstype, fs->source, fs->mountpoint, fs->mount_options,
                        fs->direct_io ? ", O_DIRECT" : ", O_DIRECT REFUSED: buffered I/O, page cache included");
     if (const auto& nfs = fs->nfs)
-      out += fmt::format("  NFS: server {}, vers {}, rsize {}, wsize {}\n", nfs->server, nfs->version, format_bytes(nfs->rsize_bytes.value_or(0)),
-                         format_bytes(nfs->wsize_bytes.value_or(0)));
+      out += fmt::format("  NFS: server {}, vers {}, rsize {}, wsize {}\n", nfs->server, nfs->version,
+                         human::known(nfs->rsize_bytes, format_bytes), human::known(nfs->wsize_bytes, format_bytes));
   }
   out += fmt::format("  profile: {} - {}\n", dev.profile.name.empty() ? "none" : dev.profile.name, dev.profile.reason);
   if (!dev.fast_path_summary.empty()) out += "  fast path: " + dev.fast_path_summary + "\n";
@@ -144,8 +153,8 @@ void device_findings(std::string& out, const DeviceView& dev) {
                      health.before && health.before->known ? "" : " (no health source for this device: never reported as healthy)");
   for (const auto& p : health.delta_problems) out += fmt::format("  health during the run: {}\n", p);
   if (const auto& c = dev.capacity_probe; c && c->performed)
-    out += fmt::format("  capacity probe: {} - real capacity {} of {} claimed - {}\n", c->verdict, format_bytes(c->real_bytes.value_or(0)),
-                       format_bytes(c->claimed_bytes.value_or(0)), c->summary);
+    out += fmt::format("  capacity probe: {} - real capacity {} of {} claimed - {}\n", c->verdict,
+                       human::known(c->real_bytes, format_bytes), human::known(c->claimed_bytes, format_bytes), c->summary);
   if (const auto& wa = health.write_accounting; wa && !wa->words.empty()) {
     out += fmt::format("  writes counted: {}{}\n", wa->fails ? "DISAGREE: " : "", wa->words);
     if (!wa->other_writer.empty()) out += fmt::format("  another writer: {}\n", wa->other_writer);
@@ -164,9 +173,7 @@ void device_findings(std::string& out, const DeviceView& dev) {
   }
   const PreconditionView& pre = dev.precondition;
   if (pre.performed)
-    out += fmt::format("  precondition: {:.2f} of {:.2f} capacities written ({}) in {}{}\n", pre.capacities_written.value_or(0),
-                       pre.capacities_target.value_or(0), format_bytes(pre.bytes_written.value_or(0)), format_duration(pre.elapsed_s.value_or(0)),
-                       pre.reason.empty() ? "" : " - " + pre.reason);
+    out += "  precondition: " + precondition_words(pre, format_duration) + (pre.reason.empty() ? "" : " - " + pre.reason) + "\n";
   else if (!pre.reason.empty())
     out += "  precondition: " + pre.reason + "\n";
   if (dev.probe.performed) out += "  probe: " + dev.probe.detail + (dev.probe.filled_after ? " (preconditioned since)" : "") + "\n";
@@ -178,8 +185,8 @@ void device_findings(std::string& out, const DeviceView& dev) {
       if (w.burst && !w.burst->summary.empty()) out += fmt::format("  burst: {} {}: {}\n", t.id, workload_label(w), w.burst->summary);
       if (w.sweep && w.sweep->knee) {
         const SweepPointView& k = w.sweep->points[*w.sweep->knee];
-        out += fmt::format("  knee: {} {}: {} IOPS at {} outstanding ({} steps)\n", t.id, w.rw, format_count(k.iops.value_or(0)), k.outstanding.value_or(0),
-                           w.sweep->points.size());
+        out += fmt::format("  knee: {} {}: {} IOPS at {} outstanding ({} steps)\n", t.id, w.rw, human::known(k.iops, format_count),
+                           known_as(k.outstanding), w.sweep->points.size());
       }
     }
   out += "\n";
@@ -226,16 +233,16 @@ std::string render_report_text(const ReportView& r) {
       if (t.matrix) out += matrix_text(t.id, matrix_table(*t.matrix));
     verdict_table(out, r, dev, probe_only);
     for (const auto& o : dev.outliers)
-      out += fmt::format("  OUTLIER: {} {}: {} vs median {} of {} devices ({:.0f}% worse)\n", o.test, o.metric, human::metric_value(o.metric, o.value.value_or(0)),
-                         human::metric_value(o.metric, o.median.value_or(0)), o.group_size.value_or(0), o.worse_pct.value_or(0));
+      out += fmt::format("  OUTLIER: {} {}: {} vs median {} of {} devices ({}% worse)\n", o.test, o.metric, known_metric(o.metric, o.value),
+                         known_metric(o.metric, o.median), known_as(o.group_size), known_as(o.worse_pct, "{:.0f}"));
     burnin_lines(out, dev);
     cpu_lines(out, dev);
     watchdog_lines(out, dev);
-    out += fmt::format("  device verdict: {}\n", dev.verdict);
+    out += fmt::format("  device verdict: {}\n", dev.verdict.empty() ? "(not in the report)" : dev.verdict);
     for (const auto& reason : dev.reasons) out += fmt::format("    - {}\n", reason);
   }
   for (const auto& n : r.notes) out += fmt::format("\nnote: {}\n", n);
-  out += fmt::format("\nOVERALL: {}  (exit {})\n", r.verdict, r.exit_code.value_or(0));
+  out += fmt::format("\nOVERALL: {}  (exit {})\n", r.verdict.empty() ? "(not in the report)" : r.verdict, known_as(r.exit_code));
   return out;
 }
 

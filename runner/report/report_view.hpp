@@ -452,6 +452,9 @@ struct ReportView {
   std::vector<ReportProblem> problems;
 };
 
+// A report's hosts and tests when it is a multi-host report; an empty MultiHostView otherwise.
+const MultiHostView& multi_host_of(const ReportView& report);
+
 // The report, decoded. Never throws: whatever does not fit the schema is left at its default and
 // listed in problems.
 ReportView decode_report(const boost::json::value& doc);

@@ -194,4 +194,9 @@ void read_multi_host(ObjectReader& r, ReportView& v, std::vector<ReportProblem>&
 
 }  // namespace report_reader
 
+const MultiHostView& multi_host_of(const ReportView& report) {
+  static const MultiHostView kNone;
+  return report.multi_host ? *report.multi_host : kNone;
+}
+
 }  // namespace diskvet::runner

@@ -18,7 +18,6 @@
 
 #include "runner/hosts/fio_output.hpp"
 #include "runner/hosts/hosts_merge.hpp"
-#include "runner/hosts/hosts_report_render.hpp"
 #include "runner/hosts/hosts_verdicts.hpp"
 #include "runner/report/report_schema.hpp"
 
