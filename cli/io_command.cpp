@@ -279,6 +279,51 @@ Result<std::vector<std::pair<FioLogKind, ClaimedOutput>>> claim_logs(const FioLo
   return claimed;
 }
 
+// Every file `diskvet io` writes besides stdout, claimed (its temporary file created and held)
+// before the target is opened: the iolog, fio's logs, the histogram log with its window.
+struct IoOutputs {
+  std::optional<ClaimedOutput> iolog;
+  std::vector<std::pair<FioLogKind, ClaimedOutput>> logs;
+  std::optional<ClaimedOutput> hist;
+  double hist_window_s = 0;
+};
+
+Result<IoOutputs> claim_io_outputs(const IoOptions& o, const Workload& w) {
+  IoOutputs out;
+  if (!o.write_iolog.empty()) {
+    auto claim = claim_output(o.write_iolog, "--write-iolog");
+    if (!claim) return claim.error();
+    out.iolog.emplace(std::move(*claim));
+  }
+  auto logs = claim_logs(o.logs);
+  if (!logs) return logs.error();
+  out.logs = std::move(*logs);
+  out.hist_window_s = o.log_hist_msec ? o.log_hist_msec / 1000.0 : w.interval_s;
+  if (out.hist_window_s < w.interval_s - 1e-9)
+    return usage_error("--log_hist_msec", fmt::format("{} ms is shorter than the interval ({} ms)", o.log_hist_msec, w.interval_s * 1000),
+                       "a histogram window is whole intervals: set --log_avg_msec as short, or a longer --log_hist_msec");
+  if (!o.hist_log.empty()) {
+    auto claim = claim_output(fio_hist_log_path(o.hist_log), "--write_hist_log");
+    if (!claim) return claim.error();
+    out.hist.emplace(std::move(*claim));
+  }
+  return out;
+}
+
+// After the run: the iolog, the histogram log's last window and fio's logs, each committed.
+Status commit_io_outputs(IoOutputs& out, const IoLog& iolog, std::optional<FioHistLog>& hist, const Measurement& m, const std::string& name) {
+  if (out.iolog) {
+    if (auto ok = out.iolog->commit(render_iolog(iolog, name)); !ok) return ok.error();
+    for (const auto& j : iolog.jobs)
+      if (j.dropped()) std::fprintf(stderr, "diskvet: note: the iolog holds each job's first %zu I/Os only\n", kMaxIoLogRecords);
+  }
+  if (hist)
+    if (auto ok = hist->finish(); !ok) return ok.error();
+  for (auto& [kind, claimed] : out.logs)
+    if (auto ok = claimed.commit(render_fio_log(m, kind)); !ok) return ok.error();
+  return ok_status();
+}
+
 int run_io(IoOptions o) {
   auto format = output_format(o);
   if (!format) return fail(format.error());
@@ -286,25 +331,8 @@ int run_io(IoOptions o) {
   auto w = to_workload(o);
   if (!w) return fail(w.error());
   if (auto ok = precheck(*w, o); !ok) return fail(ok.error());
-  // The iolog is claimed (its temporary file created and held) before the target is opened.
-  std::optional<ClaimedOutput> iolog_out;
-  if (!o.write_iolog.empty()) {
-    auto claim = claim_output(o.write_iolog, "--write-iolog");
-    if (!claim) return fail(claim.error());
-    iolog_out.emplace(std::move(*claim));
-  }
-  auto logs = claim_logs(o.logs);
-  if (!logs) return fail(logs.error());
-  const double hist_window_s = o.log_hist_msec ? o.log_hist_msec / 1000.0 : w->interval_s;
-  if (hist_window_s < w->interval_s - 1e-9)
-    return fail(usage_error("--log_hist_msec", fmt::format("{} ms is shorter than the interval ({} ms)", o.log_hist_msec, w->interval_s * 1000),
-                            "a histogram window is whole intervals: set --log_avg_msec as short, or a longer --log_hist_msec"));
-  std::optional<ClaimedOutput> hist_out;
-  if (!o.hist_log.empty()) {
-    auto claim = claim_output(fio_hist_log_path(o.hist_log), "--write_hist_log");
-    if (!claim) return fail(claim.error());
-    hist_out.emplace(std::move(*claim));
-  }
+  auto outputs = claim_io_outputs(o, *w);
+  if (!outputs) return fail(outputs.error());
   // A file created here (--filename NEW, --directory) is removed when this returns until the
   // workload is validated against it; then --filename's stays (as fio's does), --directory's unless --keep-file.
   OwnedFile owned;
@@ -325,9 +353,9 @@ int run_io(IoOptions o) {
   if (!o.json && !o.quiet && isatty(STDERR_FILENO)) progress = std::make_unique<ProgressLine>();
   RunControl control{&interrupt_flag(), progress.get()};
   IoLog iolog;
-  if (!o.write_iolog.empty()) control.iolog = &iolog;
+  if (outputs->iolog) control.iolog = &iolog;
   std::optional<FioHistLog> hist;
-  if (hist_out) control.latency_observer = &hist.emplace(*hist_out, hist_window_s, *valid);
+  if (outputs->hist) control.latency_observer = &hist.emplace(*outputs->hist, outputs->hist_window_s, *valid);
   // fio's disk_util: the kernel's counters of a block device around the run.
   const auto disk_before = target->info().block_device ? devices::read_disk_stats(target->info().rdev) : std::nullopt;
   const auto started = std::chrono::steady_clock::now();
@@ -339,15 +367,7 @@ int run_io(IoOptions o) {
   if (!m) return fail(m.error());
   // fio's filename: the generic char device for passthrough, as fio's io_uring_cmd takes it.
   const std::string& name = target->info().passthrough_path.empty() ? target->info().path : target->info().passthrough_path;
-  if (!o.write_iolog.empty()) {
-    if (auto ok = iolog_out->commit(render_iolog(iolog, name)); !ok) return fail(ok.error());
-    for (const auto& j : iolog.jobs)
-      if (j.dropped()) std::fprintf(stderr, "diskvet: note: the iolog holds each job's first %zu I/Os only\n", kMaxIoLogRecords);
-  }
-  if (hist)
-    if (auto ok = hist->finish(); !ok) return fail(ok.error());
-  for (auto& [kind, out] : *logs)
-    if (auto ok = out.commit(render_fio_log(*m, kind)); !ok) return fail(ok.error());
+  if (auto ok = commit_io_outputs(*outputs, iolog, hist, *m, name); !ok) return fail(ok.error());
   if (o.json) {
     const auto now = std::chrono::system_clock::now().time_since_epoch();
     boost::json::object io = fio_io_document(*m, name, **format, std::chrono::duration_cast<std::chrono::milliseconds>(now).count(), disk);
@@ -360,6 +380,91 @@ int run_io(IoOptions o) {
   if (m->io_errors) return 3;
   if (m->interrupted || m->abandoned) return 3;
   return 0;
+}
+
+// What to run and on what: the target, the pattern, sizes, depth, jobs, times, mix, rates and the data written.
+void add_workload_options(CLI::App* io, IoOptions& o) {
+  io->add_option("--filename,-f", o.filename, "File or block device (a missing file is created with --size)");
+  io->add_option("--rw", o.rw, "read | write | randread | randwrite | rw | randrw")->capture_default_str();
+  io->add_option("--bs", o.bs, "Block size (multiple of the logical block size)")->capture_default_str();
+  io->add_option("--iodepth", o.iodepth, "I/Os in flight per job")->capture_default_str();
+  io->add_option("--iodepth-batch-submit,--iodepth_batch_submit,--iodepth_batch", o.batch_submit,
+                 "Submit every N staged I/Os (fio's iodepth_batch_submit; 1 feeds the device soonest, 0 submits with each wait)")
+      ->capture_default_str();
+  io->add_option("--numjobs", o.numjobs, "Jobs (threads), each with its own ring and descriptor")->capture_default_str();
+  io->add_option("--runtime", o.runtime, "Measured time after the ramp (10s, 2m, 1h)")->capture_default_str();
+  io->add_option("--ramp-time,--ramp_time", o.ramp, "Run this long before measuring")->capture_default_str();
+  io->add_option("--rwmixread", o.rwmixread, "Percentage of reads for rw/randrw")->capture_default_str();
+  io->add_option("--size", o.size, "Length of the region (default: to the end of the target)");
+  io->add_option("--offset", o.offset, "Start of the region")->capture_default_str();
+  io->add_option("--rate-iops,--rate_iops", o.rate_iops,
+                 "Cap per job and direction, fio's R[,W]: 1000 caps reads and writes at 1000 IOPS each, 800,200 reads at 800 and "
+                 "writes at 200, ,200 writes only (0: none)")
+      ->capture_default_str();
+  io->add_option("--buffer-compress-percentage,--buffer_compress_percentage", o.compress_pct,
+                 "Write data that compresses by this much (that share of every 512 bytes is zeros); default 0: incompressible")
+      ->capture_default_str();
+  io->add_option("--dedupe-percentage,--dedupe_percentage", o.dedupe_pct,
+                 "This share of writes repeats an earlier write's data; default 0: every write unique")
+      ->capture_default_str();
+  io->add_option("--io-size,--io_size", o.io_size, "Stop after this many bytes in total (default: time-based)");
+  io->add_option("--randseed", o.randseed, "Seed of offsets and write data: repeats the run that printed it (default: a new one per run)");
+  io->add_option("--randrepeat", o.randrepeat,
+                 "1: a fixed seed, every run the same data and offsets (fio's default); 0: a new seed per run")
+      ->capture_default_str()
+      ->check(CLI::Range(0, 1));
+  io->add_flag("--norandommap", o.norandommap,
+               "Random offsets drawn independently (fio's norandommap); default: every block once per pass");
+}
+
+// How to run it: the engine, CPUs, polling, the stall limit and the iolog.
+void add_engine_options(CLI::App* io, IoOptions& o) {
+  io->add_option("--engine,--ioengine", o.engine,
+                 "io_uring | io_uring_cmd | psync | null (io_uring_cmd: NVMe passthrough on the namespace's /dev/ngXnY, found from "
+                 "/dev/nvmeXnY; writes need the block device's consent)")
+      ->capture_default_str();
+  io->add_option("--interval", o.interval, "Interval series resolution (default 1s)");
+  io->add_option("--cpus-allowed,--cpus_allowed", o.cpus_allowed, "CPUs the job threads may run on, e.g. 0-3,6 (default: any)");
+  io->add_option("--cpus-allowed-policy,--cpus_allowed_policy", o.cpus_policy,
+                 "shared: every job on any of those CPUs; split: job i pinned to the i-th")
+      ->capture_default_str();
+  io->add_option("--spin", o.spin, "io_uring: poll completions this long before sleeping (e.g. 20us; 0: sleep at once)")
+      ->capture_default_str();
+  io->add_flag("--hipri", o.hipri,
+               "io_uring, io_uring_cmd: poll the device's queue for completions (fio's hipri; needs a driver with poll queues, e.g. "
+               "nvme.poll_queues=2, and for io_uring_cmd Linux 6.1 or later)");
+  io->add_option("--io-timeout,--io_timeout", o.io_timeout,
+                 "An I/O out longer is a stall (reported); one out twice as long is given up on and the run ends (exit 3)")
+      ->capture_default_str();
+  io->add_option("--write-iolog,--write_iolog", o.write_iolog,
+                 "Write every I/O issued to this file in fio's iolog v3 format, one section per job (for checking; "
+                 "costs 16 bytes of memory per I/O)");
+}
+
+// A test file of diskvet's own instead of a target, and the consent to write.
+void add_target_options(CLI::App* io, IoOptions& o) {
+  io->add_option("--directory", o.directory,
+                 "Create a test file of diskvet's own in this directory (--offset + --size, default 1g), fill it, remove it afterwards");
+  io->add_flag("--keep-file", o.keep_file, "Keep the --directory test file afterwards");
+  io->add_option("--destroy-data", o.destroy, "Consent to overwrite: serial, WWN, /dev path or all-unprotected");
+}
+
+// What it prints and writes: fio's JSON and json+, its bw, IOPS, latency and histogram logs.
+void add_output_options(CLI::App* io, IoOptions& o) {
+  io->add_flag("--json", o.json, "fio-compatible JSON on stdout (--output-format json)");
+  io->add_option("--output-format,--output_format", o.output_format,
+                 "normal | json | json+ (fio's: json with the latency bins of lat_ns and clat_ns in fio's layout)")
+      ->capture_default_str();
+  io->add_option("--write_bw_log,--write-bw-log", o.logs.bw, "fio's bandwidth log: NAME_bw.1.log (KiB/s per window)");
+  io->add_option("--write_iops_log,--write-iops-log", o.logs.iops, "fio's IOPS log: NAME_iops.1.log");
+  io->add_option("--write_lat_log,--write-lat-log", o.logs.lat,
+                 "fio's latency logs: NAME_lat.1.log, NAME_clat.1.log (mean ns per window), NAME_slat.1.log (empty: not measured)");
+  io->add_option("--log_avg_msec,--log-avg-msec", o.log_avg_msec,
+                 "Window of the logs and of the interval series in ms (default: --interval, 1s; diskvet never logs every I/O)");
+  io->add_option("--write_hist_log,--write-hist-log", o.hist_log,
+                 "fio's latency histogram log: NAME_clat_hist.1.log (each window's counts in fio's 1856 bins)");
+  io->add_option("--log_hist_msec,--log-hist-msec", o.log_hist_msec, "Window of the histogram log in ms (default: the interval)");
+  io->add_flag("--quiet,-q", o.quiet, "No progress line");
 }
 
 }  // namespace
@@ -382,73 +487,10 @@ Action register_io(CLI::App& app) {
       "boot-medium, read-only and busy devices are refused whatever the consent. See 'diskvet list'.\n"
       "A missing file is created (never through a symlink); writing an existing file destroys its data and\n"
       "needs --destroy-data naming that file (all-unprotected does not cover files).");
-  io->add_option("--filename,-f", o->filename, "File or block device (a missing file is created with --size)");
-  io->add_option("--rw", o->rw, "read | write | randread | randwrite | rw | randrw")->capture_default_str();
-  io->add_option("--bs", o->bs, "Block size (multiple of the logical block size)")->capture_default_str();
-  io->add_option("--iodepth", o->iodepth, "I/Os in flight per job")->capture_default_str();
-  io->add_option("--iodepth-batch-submit,--iodepth_batch_submit,--iodepth_batch", o->batch_submit,
-                 "Submit every N staged I/Os (fio's iodepth_batch_submit; 1 feeds the device soonest, 0 submits with each wait)")
-      ->capture_default_str();
-  io->add_option("--numjobs", o->numjobs, "Jobs (threads), each with its own ring and descriptor")->capture_default_str();
-  io->add_option("--runtime", o->runtime, "Measured time after the ramp (10s, 2m, 1h)")->capture_default_str();
-  io->add_option("--ramp-time,--ramp_time", o->ramp, "Run this long before measuring")->capture_default_str();
-  io->add_option("--rwmixread", o->rwmixread, "Percentage of reads for rw/randrw")->capture_default_str();
-  io->add_option("--size", o->size, "Length of the region (default: to the end of the target)");
-  io->add_option("--offset", o->offset, "Start of the region")->capture_default_str();
-  io->add_option("--rate-iops,--rate_iops", o->rate_iops,
-                 "Cap per job and direction, fio's R[,W]: 1000 caps reads and writes at 1000 IOPS each, 800,200 reads at 800 and "
-                 "writes at 200, ,200 writes only (0: none)")
-      ->capture_default_str();
-  io->add_option("--buffer-compress-percentage,--buffer_compress_percentage", o->compress_pct,
-                 "Write data that compresses by this much (that share of every 512 bytes is zeros); default 0: incompressible")
-      ->capture_default_str();
-  io->add_option("--dedupe-percentage,--dedupe_percentage", o->dedupe_pct,
-                 "This share of writes repeats an earlier write's data; default 0: every write unique")
-      ->capture_default_str();
-  io->add_option("--io-size,--io_size", o->io_size, "Stop after this many bytes in total (default: time-based)");
-  io->add_option("--randseed", o->randseed, "Seed of offsets and write data: repeats the run that printed it (default: a new one per run)");
-  io->add_option("--randrepeat", o->randrepeat, "1: a fixed seed, every run the same data and offsets (fio's default); 0: a new seed per run")
-      ->capture_default_str()
-      ->check(CLI::Range(0, 1));
-  io->add_flag("--norandommap", o->norandommap, "Random offsets drawn independently (fio's norandommap); default: every block once per pass");
-  io->add_option("--engine,--ioengine", o->engine,
-                 "io_uring | io_uring_cmd | psync | null (io_uring_cmd: NVMe passthrough on the namespace's /dev/ngXnY, found from "
-                 "/dev/nvmeXnY; writes need the block device's consent)")
-      ->capture_default_str();
-  io->add_option("--interval", o->interval, "Interval series resolution (default 1s)");
-  io->add_option("--cpus-allowed,--cpus_allowed", o->cpus_allowed, "CPUs the job threads may run on, e.g. 0-3,6 (default: any)");
-  io->add_option("--cpus-allowed-policy,--cpus_allowed_policy", o->cpus_policy,
-                 "shared: every job on any of those CPUs; split: job i pinned to the i-th")
-      ->capture_default_str();
-  io->add_option("--spin", o->spin, "io_uring: poll completions this long before sleeping (e.g. 20us; 0: sleep at once)")
-      ->capture_default_str();
-  io->add_flag("--hipri", o->hipri,
-               "io_uring, io_uring_cmd: poll the device's queue for completions (fio's hipri; needs a driver with poll queues, e.g. "
-               "nvme.poll_queues=2, and for io_uring_cmd Linux 6.1 or later)");
-  io->add_option("--io-timeout,--io_timeout", o->io_timeout,
-                 "An I/O out longer is a stall (reported); one out twice as long is given up on and the run ends (exit 3)")
-      ->capture_default_str();
-  io->add_option("--write-iolog,--write_iolog", o->write_iolog,
-                 "Write every I/O issued to this file in fio's iolog v3 format, one section per job (for checking; "
-                 "costs 16 bytes of memory per I/O)");
-  io->add_option("--directory", o->directory,
-                 "Create a test file of diskvet's own in this directory (--offset + --size, default 1g), fill it, remove it afterwards");
-  io->add_flag("--keep-file", o->keep_file, "Keep the --directory test file afterwards");
-  io->add_option("--destroy-data", o->destroy, "Consent to overwrite: serial, WWN, /dev path or all-unprotected");
-  io->add_flag("--json", o->json, "fio-compatible JSON on stdout (--output-format json)");
-  io->add_option("--output-format,--output_format", o->output_format,
-                 "normal | json | json+ (fio's: json with the latency bins of lat_ns and clat_ns in fio's layout)")
-      ->capture_default_str();
-  io->add_option("--write_bw_log,--write-bw-log", o->logs.bw, "fio's bandwidth log: NAME_bw.1.log (KiB/s per window)");
-  io->add_option("--write_iops_log,--write-iops-log", o->logs.iops, "fio's IOPS log: NAME_iops.1.log");
-  io->add_option("--write_lat_log,--write-lat-log", o->logs.lat,
-                 "fio's latency logs: NAME_lat.1.log, NAME_clat.1.log (mean ns per window), NAME_slat.1.log (empty: not measured)");
-  io->add_option("--log_avg_msec,--log-avg-msec", o->log_avg_msec,
-                 "Window of the logs and of the interval series in ms (default: --interval, 1s; diskvet never logs every I/O)");
-  io->add_option("--write_hist_log,--write-hist-log", o->hist_log,
-                 "fio's latency histogram log: NAME_clat_hist.1.log (each window's counts in fio's 1856 bins)");
-  io->add_option("--log_hist_msec,--log-hist-msec", o->log_hist_msec, "Window of the histogram log in ms (default: the interval)");
-  io->add_flag("--quiet,-q", o->quiet, "No progress line");
+  add_workload_options(io, *o);
+  add_engine_options(io, *o);
+  add_target_options(io, *o);
+  add_output_options(io, *o);
   return [o] { return run_io(*o); };
 }
 

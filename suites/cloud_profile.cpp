@@ -196,115 +196,165 @@ bool is_cloud_family(const std::string& name) {
   return std::find(all.begin(), all.end(), name) != all.end();
 }
 
-Result<CloudSpec> cloud_spec(const ProfileArgs& a, uint64_t size_bytes) {
-  CloudSpec s;
+namespace {
+
+// Azure Premium and Standard SSD: a tier by the disk's size, the small tiers' credit-based burst.
+Status azure_ssd(const ProfileArgs& a, uint64_t size_bytes, CloudSpec& s) {
   const std::string& f = a.name;
-  if (f == "azure-premium-ssd" || f == "azure-standard-ssd") {
-    const bool premium = f == "azure-premium-ssd";
-    auto t = premium ? azure_tiered(a, size_bytes, kPremium, std::size(kPremium), "Azure Premium SSD", kAzurePremiumTable)
-                     : azure_tiered(a, size_bytes, kStandard, std::size(kStandard), "Azure Standard SSD", kAzureStandardTable);
-    if (!t) return t.error();
-    s = std::move(*t);
-    if (auto ok = override_provisioned(a, s, false); !ok) return ok.error();
-    s.lat_mean_us = 10000;
-    s.lat_source = kAzureSsdLatency;
-    // Credit-based burst of the small tiers, 30 minutes at most (the tables' burst rows).
-    const bool small = premium ? s.iops <= 2300 : s.iops <= 500;
-    if (small && !a.params.count("iops")) {
-      s.burst_iops = premium ? 3500 : 600;
-      s.burst_mbps = premium ? 170 : 150;
-      s.burst_s = 30 * 60;
-      s.burst_source = std::string(premium ? kAzurePremiumTable : kAzureStandardTable) + ": max burst IOPS, throughput and duration";
-    }
-  } else if (f == "azure-premium-ssd-v2" || f == "aws-gp3") {
-    const bool gp3 = f == "aws-gp3";
-    if (auto ok = check_keys(a, {"iops", "mbps"}); !ok) return ok.error();
-    s.title = gp3 ? "AWS EBS gp3" : "Azure Premium SSD v2";
-    s.iops = 3000;
-    s.mbps = gp3 ? mib_to_mbps(125) : 125;
-    s.iops_source = s.mbps_source = std::string(gp3 ? kGp3 : kAzureV2) + " (the included baseline)";
-    if (auto ok = override_provisioned(a, s, gp3); !ok) return ok.error();
-    // Premium SSD v2: 80,000. gp3: 80,000 is from a secondary source; the EC2 API page in kGp3 says 16,000.
-    const double max_iops = 80000;
-    if (s.iops < 3000 && gp3) return usage_error("--profile " + a.name, "gp3 provides at least 3,000 IOPS", "iops=3000 or more");
-    if (s.iops > max_iops) return usage_error("--profile " + a.name, fmt::format("iops={} is more than {:.0f}", s.iops, max_iops));
-    // Throughput is bounded by the IOPS: 0.25 MiB/s per provisioned IOPS (both providers).
-    if (a.params.count("mbps") && s.mbps > mib_to_mbps(0.25 * s.iops) + 1e-6 && s.mbps > (gp3 ? mib_to_mbps(125) : 125) + 1e-6)
-      return usage_error("--profile " + a.name, fmt::format("mbps={} needs more IOPS: at most 0.25 MiB/s per provisioned IOPS", a.params.at("mbps")),
-                         fmt::format("raise iops to at least {:.0f}", std::ceil(s.mbps * 1e6 / kMiB / 0.25)));
-    if (gp3) {
-      s.lat_mean_us = 10000;
-      s.lat_source = kGpLatency;
-      s.notes.push_back("AWS raised gp3's maximum to 80,000 IOPS and 2,000 MiB/s in September 2025 (a secondary source; the API "
-                        "reference read says 16,000): values up to 80,000 IOPS are accepted");
-    } else {
-      s.lat_mean_us = 1000;
-      s.lat_source = kAzureV2Latency;
-    }
-  } else if (f == "azure-ultra") {
-    if (auto ok = check_keys(a, {"iops", "mbps"}); !ok) return ok.error();
-    if (!a.params.count("iops") || !a.params.count("mbps"))
-      return usage_error("--profile " + a.name, "an Ultra disk's IOPS and MB/s are provisioned: give both", "e.g. azure-ultra:iops=20000,mbps=500");
-    s.title = "Azure Ultra Disk";
-    if (auto ok = override_provisioned(a, s, false); !ok) return ok.error();
-    if (s.mbps > s.iops * 256 * 1024 / 1e6 + 1e-6)
-      return usage_error("--profile " + a.name, "mbps is more than 256 KiB/s per provisioned IOPS allows");
-    s.lat_mean_us = 1000;
-    s.lat_source = kAzureUltraLatency;
-    s.notes.push_back(kAzureUltra);
-  } else if (f == "aws-gp2") {
-    if (auto ok = check_keys(a, {"size"}); !ok) return ok.error();
-    auto gib = size_gib(a, size_bytes);
-    if (!gib) return gib.error();
-    if (*gib < 1) return usage_error("--profile " + a.name, fmt::format("{:.3f} GiB is below gp2's smallest volume, 1 GiB", *gib));
-    s.title = fmt::format("AWS EBS gp2 ({:.0f} GiB)", *gib);
-    s.iops = std::min(16000.0, 3 * std::floor(*gib));
-    s.iops_source = fmt::format("{}: 3 x {:.0f} GiB", kGp2, std::floor(*gib));
-    s.mbps = mib_to_mbps(250);
-    s.mbps_source = std::string(kGp2) + " (250 MiB/s, the volume type's maximum: smaller volumes may be held lower)";
+  const bool premium = f == "azure-premium-ssd";
+  auto t = premium ? azure_tiered(a, size_bytes, kPremium, std::size(kPremium), "Azure Premium SSD", kAzurePremiumTable)
+                   : azure_tiered(a, size_bytes, kStandard, std::size(kStandard), "Azure Standard SSD", kAzureStandardTable);
+  if (!t) return t.error();
+  s = std::move(*t);
+  if (auto ok = override_provisioned(a, s, false); !ok) return ok.error();
+  s.lat_mean_us = 10000;
+  s.lat_source = kAzureSsdLatency;
+  // Credit-based burst of the small tiers, 30 minutes at most (the tables' burst rows).
+  const bool small = premium ? s.iops <= 2300 : s.iops <= 500;
+  if (small && !a.params.count("iops")) {
+    s.burst_iops = premium ? 3500 : 600;
+    s.burst_mbps = premium ? 170 : 150;
+    s.burst_s = 30 * 60;
+    s.burst_source = std::string(premium ? kAzurePremiumTable : kAzureStandardTable) + ": max burst IOPS, throughput and duration";
+  }
+  return ok_status();
+}
+
+// Azure Premium SSD v2 and AWS gp3: an included baseline, raised by what is provisioned.
+Status provisioned_baseline(const ProfileArgs& a, uint64_t /*size_bytes*/, CloudSpec& s) {
+  const std::string& f = a.name;
+  const bool gp3 = f == "aws-gp3";
+  if (auto ok = check_keys(a, {"iops", "mbps"}); !ok) return ok.error();
+  s.title = gp3 ? "AWS EBS gp3" : "Azure Premium SSD v2";
+  s.iops = 3000;
+  s.mbps = gp3 ? mib_to_mbps(125) : 125;
+  s.iops_source = s.mbps_source = std::string(gp3 ? kGp3 : kAzureV2) + " (the included baseline)";
+  if (auto ok = override_provisioned(a, s, gp3); !ok) return ok.error();
+  // Premium SSD v2: 80,000. gp3: 80,000 is from a secondary source; the EC2 API page in kGp3 says 16,000.
+  const double max_iops = 80000;
+  if (s.iops < 3000 && gp3) return usage_error("--profile " + a.name, "gp3 provides at least 3,000 IOPS", "iops=3000 or more");
+  if (s.iops > max_iops) return usage_error("--profile " + a.name, fmt::format("iops={} is more than {:.0f}", s.iops, max_iops));
+  // Throughput is bounded by the IOPS: 0.25 MiB/s per provisioned IOPS (both providers).
+  if (a.params.count("mbps") && s.mbps > mib_to_mbps(0.25 * s.iops) + 1e-6 && s.mbps > (gp3 ? mib_to_mbps(125) : 125) + 1e-6)
+    return usage_error("--profile " + a.name,
+                       fmt::format("mbps={} needs more IOPS: at most 0.25 MiB/s per provisioned IOPS", a.params.at("mbps")),
+                       fmt::format("raise iops to at least {:.0f}", std::ceil(s.mbps * 1e6 / kMiB / 0.25)));
+  if (gp3) {
     s.lat_mean_us = 10000;
     s.lat_source = kGpLatency;
-    if (s.iops < 3000) {
-      s.burst_iops = 3000;
-      s.burst_s = 30 * 60;
-      s.burst_source = kGp2Burst;
-    }
-    s.notes.push_back("gp2's floor of 100 IOPS for the smallest volumes is from a secondary source: not applied");
-  } else if (f == "aws-io1" || f == "aws-io2") {
-    if (auto ok = check_keys(a, {"iops", "mbps"}); !ok) return ok.error();
-    if (!a.params.count("iops")) return usage_error("--profile " + a.name, "io1/io2 IOPS are provisioned: give iops=", "e.g. aws-io2:iops=20000");
-    s.title = f == "aws-io1" ? "AWS EBS io1" : "AWS EBS io2";
-    if (auto ok = override_provisioned(a, s, true); !ok) return ok.error();
-    const double max_iops = f == "aws-io1" ? 64000 : 256000;
-    if (s.iops < 100 || s.iops > max_iops)
-      return usage_error("--profile " + a.name, fmt::format("iops={} is outside 100..{:.0f}", a.params.at("iops"), max_iops));
-    s.iops_source += std::string("; ") + kIo;
-    if (!a.params.count("mbps"))
-      s.notes.push_back("io1/io2 throughput follows the IOPS and the instance in ways not confirmed from a document here: not judged "
-                        "unless mbps= is given");
-    if (f == "aws-io2") {
-      s.lat_mean_us = 1000;
-      s.lat_source = kIo2Latency;
-    }
-  } else if (f == "gcp-pd-balanced" || f == "gcp-pd-ssd") {
-    if (auto ok = check_keys(a, {"size", "iops", "mbps"}); !ok) return ok.error();
-    auto gib = size_gib(a, size_bytes);
-    if (!gib) return gib.error();
-    const bool ssd = f == "gcp-pd-ssd";
-    s.title = fmt::format("Google Cloud {} ({:.0f} GiB)", ssd ? "pd-ssd" : "pd-balanced", *gib);
-    s.iops = (ssd ? 30 : 6) * *gib;
-    s.mbps = mib_to_mbps((ssd ? 0.48 : 0.28) * *gib);
-    s.iops_source = s.mbps_source = fmt::format("{}: {:.0f} GiB x {} IOPS, x {} MiBps", kGcpPd, *gib, ssd ? 30 : 6, ssd ? 0.48 : 0.28);
-    if (auto ok = override_provisioned(a, s, true); !ok) return ok.error();
-    s.notes.push_back("the per-GiB formula only: a baseline for small disks and the per-instance caps (by machine type and vCPUs) "
-                      "were not confirmed from a document here; give the instance's cap with --host-cap");
+    s.notes.push_back(
+        "AWS raised gp3's maximum to 80,000 IOPS and 2,000 MiB/s in September 2025 (a secondary source; the API "
+        "reference read says 16,000): values up to 80,000 IOPS are accepted");
   } else {
-    std::string names;
-    for (const auto& n : cloud_family_names()) names += (names.empty() ? "" : ", ") + n;
-    return usage_error("--profile " + a.name, "is not a cloud volume family", "families: " + names);
+    s.lat_mean_us = 1000;
+    s.lat_source = kAzureV2Latency;
   }
-  s.family = f;
-  return s;
+  return ok_status();
+}
+
+// Azure Ultra Disk: IOPS and MB/s both provisioned.
+Status azure_ultra(const ProfileArgs& a, uint64_t /*size_bytes*/, CloudSpec& s) {
+  if (auto ok = check_keys(a, {"iops", "mbps"}); !ok) return ok.error();
+  if (!a.params.count("iops") || !a.params.count("mbps"))
+    return usage_error("--profile " + a.name, "an Ultra disk's IOPS and MB/s are provisioned: give both",
+                       "e.g. azure-ultra:iops=20000,mbps=500");
+  s.title = "Azure Ultra Disk";
+  if (auto ok = override_provisioned(a, s, false); !ok) return ok.error();
+  if (s.mbps > s.iops * 256 * 1024 / 1e6 + 1e-6)
+    return usage_error("--profile " + a.name, "mbps is more than 256 KiB/s per provisioned IOPS allows");
+  s.lat_mean_us = 1000;
+  s.lat_source = kAzureUltraLatency;
+  s.notes.push_back(kAzureUltra);
+  return ok_status();
+}
+
+// AWS gp2: 3 IOPS per GiB, with a burst below 3,000.
+Status aws_gp2(const ProfileArgs& a, uint64_t size_bytes, CloudSpec& s) {
+  if (auto ok = check_keys(a, {"size"}); !ok) return ok.error();
+  auto gib = size_gib(a, size_bytes);
+  if (!gib) return gib.error();
+  if (*gib < 1) return usage_error("--profile " + a.name, fmt::format("{:.3f} GiB is below gp2's smallest volume, 1 GiB", *gib));
+  s.title = fmt::format("AWS EBS gp2 ({:.0f} GiB)", *gib);
+  s.iops = std::min(16000.0, 3 * std::floor(*gib));
+  s.iops_source = fmt::format("{}: 3 x {:.0f} GiB", kGp2, std::floor(*gib));
+  s.mbps = mib_to_mbps(250);
+  s.mbps_source = std::string(kGp2) + " (250 MiB/s, the volume type's maximum: smaller volumes may be held lower)";
+  s.lat_mean_us = 10000;
+  s.lat_source = kGpLatency;
+  if (s.iops < 3000) {
+    s.burst_iops = 3000;
+    s.burst_s = 30 * 60;
+    s.burst_source = kGp2Burst;
+  }
+  s.notes.push_back("gp2's floor of 100 IOPS for the smallest volumes is from a secondary source: not applied");
+  return ok_status();
+}
+
+// AWS io1 and io2: provisioned IOPS.
+Status aws_io(const ProfileArgs& a, uint64_t /*size_bytes*/, CloudSpec& s) {
+  const std::string& f = a.name;
+  if (auto ok = check_keys(a, {"iops", "mbps"}); !ok) return ok.error();
+  if (!a.params.count("iops"))
+    return usage_error("--profile " + a.name, "io1/io2 IOPS are provisioned: give iops=", "e.g. aws-io2:iops=20000");
+  s.title = f == "aws-io1" ? "AWS EBS io1" : "AWS EBS io2";
+  if (auto ok = override_provisioned(a, s, true); !ok) return ok.error();
+  const double max_iops = f == "aws-io1" ? 64000 : 256000;
+  if (s.iops < 100 || s.iops > max_iops)
+    return usage_error("--profile " + a.name, fmt::format("iops={} is outside 100..{:.0f}", a.params.at("iops"), max_iops));
+  s.iops_source += std::string("; ") + kIo;
+  if (!a.params.count("mbps"))
+    s.notes.push_back(
+        "io1/io2 throughput follows the IOPS and the instance in ways not confirmed from a document here: not judged "
+        "unless mbps= is given");
+  if (f == "aws-io2") {
+    s.lat_mean_us = 1000;
+    s.lat_source = kIo2Latency;
+  }
+  return ok_status();
+}
+
+// Google Cloud pd-balanced and pd-ssd: per-GiB formulas.
+Status gcp_pd(const ProfileArgs& a, uint64_t size_bytes, CloudSpec& s) {
+  const std::string& f = a.name;
+  if (auto ok = check_keys(a, {"size", "iops", "mbps"}); !ok) return ok.error();
+  auto gib = size_gib(a, size_bytes);
+  if (!gib) return gib.error();
+  const bool ssd = f == "gcp-pd-ssd";
+  s.title = fmt::format("Google Cloud {} ({:.0f} GiB)", ssd ? "pd-ssd" : "pd-balanced", *gib);
+  s.iops = (ssd ? 30 : 6) * *gib;
+  s.mbps = mib_to_mbps((ssd ? 0.48 : 0.28) * *gib);
+  s.iops_source = s.mbps_source = fmt::format("{}: {:.0f} GiB x {} IOPS, x {} MiBps", kGcpPd, *gib, ssd ? 30 : 6, ssd ? 0.48 : 0.28);
+  if (auto ok = override_provisioned(a, s, true); !ok) return ok.error();
+  s.notes.push_back(
+      "the per-GiB formula only: a baseline for small disks and the per-instance caps (by machine type and vCPUs) "
+      "were not confirmed from a document here; give the instance's cap with --host-cap");
+  return ok_status();
+}
+
+}  // namespace
+
+Result<CloudSpec> cloud_spec(const ProfileArgs& a, uint64_t size_bytes) {
+  using Family = Status (*)(const ProfileArgs&, uint64_t, CloudSpec&);
+  static const std::pair<const char*, Family> kFamilies[] = {{"azure-premium-ssd", azure_ssd},
+                                                             {"azure-standard-ssd", azure_ssd},
+                                                             {"azure-premium-ssd-v2", provisioned_baseline},
+                                                             {"aws-gp3", provisioned_baseline},
+                                                             {"azure-ultra", azure_ultra},
+                                                             {"aws-gp2", aws_gp2},
+                                                             {"aws-io1", aws_io},
+                                                             {"aws-io2", aws_io},
+                                                             {"gcp-pd-balanced", gcp_pd},
+                                                             {"gcp-pd-ssd", gcp_pd}};
+  for (const auto& [name, build] : kFamilies) {
+    if (a.name != name) continue;
+    CloudSpec s;
+    if (auto ok = build(a, size_bytes, s); !ok) return ok.error();
+    s.family = a.name;
+    return s;
+  }
+  std::string names;
+  for (const auto& n : cloud_family_names()) names += (names.empty() ? "" : ", ") + n;
+  return usage_error("--profile " + a.name, "is not a cloud volume family", "families: " + names);
 }
 
 Profile cloud_profile(const CloudSpec& s) {

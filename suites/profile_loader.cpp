@@ -39,6 +39,102 @@ std::string unsafe_number_in_pattern(std::string_view re) {
   }
   return {};
 }
+
+// "match": which drives the profile is for. The model pattern is checked before it is compiled.
+void read_match(StrictReader& r, ProfileMatch& m) {
+  r.string("model", m.model_regex);
+  r.size("min_bytes", m.min_bytes, 0, UINT64_MAX);
+  r.size("max_bytes", m.max_bytes, 0, UINT64_MAX);
+  r.finish();
+  // A model string is at most 40 characters (NVMe Identify); a longer pattern is a mistake, and
+  // libstdc++ compiles a regex recursively: tens of thousands of nested groups overflowed the stack.
+  if (r.ok() && m.model_regex.size() > kMaxModelPattern)
+    r.fail("model", fmt::format("is {} characters long, more than {}", m.model_regex.size(), kMaxModelPattern),
+           "match the model with a shorter pattern");
+  if (r.ok() && !m.model_regex.empty())
+    if (std::string why = unsafe_number_in_pattern(m.model_regex); !why.empty())
+      r.fail("model", why, "match the model with a simpler pattern");
+  if (r.ok() && !m.model_regex.empty()) {
+    try {
+      std::regex re(m.model_regex);
+    } catch (const std::regex_error& e) {
+      r.fail("model", fmt::format("'{}' is not a regular expression: {}", m.model_regex, e.what()));
+    }
+  }
+  if (r.ok() && m.max_bytes && m.max_bytes < m.min_bytes)
+    r.fail("max_bytes", fmt::format("{} is below min_bytes ({})", m.max_bytes, m.min_bytes));
+}
+
+// "burnin": the burn-in's own limits, each set only when given.
+void read_burnin(StrictReader& r, const json::object& b, BurninLimits& out) {
+  double v = -1;
+  r.number("max_slowdown_pct", v, 0, 100);
+  if (v >= 0) out.max_slowdown_pct = v;
+  v = -1000;
+  r.number("max_temp_c", v, -50, 200);
+  if (v > -1000) out.max_temp_c = v;
+  if (b.contains("max_stalls")) {
+    uint64_t n = 0;
+    r.uint("max_stalls", n, 0, UINT32_MAX);
+    out.max_stalls = n;
+  }
+  r.finish();
+}
+
+// limits.TEST.METRIC: exactly one of min or max, above zero, on the side where the metric gets
+// better, with its tolerance and where the number comes from.
+std::optional<MetricLimit> read_metric_limit(const json::value& spec, const std::string& file, const std::string& where,
+                                             const std::string& mname, const runner::Metric& metric, std::optional<Error>* err) {
+  StrictReader r(spec, file, where, err);
+  MetricLimit ml{mname, metric, {}, {}};
+  bool has_min = r.has("min"), has_max = r.has("max");
+  if (has_min == has_max) r.fail("", "needs exactly one of \"min\" or \"max\"");
+  double value = -1;
+  r.number(has_min ? "min" : "max", value, 0, 1e15);
+  if (r.ok() && value <= 0) r.fail(has_min ? "min" : "max", "must be above zero");
+  ml.limit.bound = has_min ? runner::Limit::Bound::min : runner::Limit::Bound::max;
+  if (r.ok() && has_min != metric.higher_is_better())
+    r.fail(has_min ? "min" : "max",
+           fmt::format("a {} limit on {} makes no sense: {} is better", has_min ? "min" : "max", mname,
+                       metric.higher_is_better() ? "higher" : "lower"),
+           fmt::format("use \"{}\"", metric.higher_is_better() ? "min" : "max"));
+  ml.limit.value = value;
+  r.number("tolerance_pct", ml.limit.tolerance_pct, 0, 100);
+  std::string source;  // where this number comes from (vendor profiles must say)
+  r.string("source", source);
+  ml.source = source;
+  r.finish();
+  if (!r.ok()) return std::nullopt;
+  return ml;
+}
+
+// "limits": per test, per metric; the first error ends the reading.
+void read_limits(StrictReader& top, const json::object& limits, const std::string& file, std::optional<Error>* err,
+                 std::vector<TestLimits>& out) {
+  for (const auto& [test_key, metrics] : limits) {
+    std::string where = fmt::format("limits.{}", std::string(test_key));
+    TestLimits t;
+    t.test_id = std::string(test_key);
+    if (!metrics.is_object()) {
+      top.fail(where, "must be an object of metrics", "e.g. {\"lat_p99_us\": {\"max\": 200}}");
+      return;
+    }
+    for (const auto& [metric_key, spec] : metrics.get_object()) {
+      std::string mname(metric_key);
+      auto metric = runner::parse_metric(mname);
+      if (!metric) {
+        top.fail(where + "." + mname, "is not a known metric", "known: " + runner::known_metric_names());
+        break;
+      }
+      auto ml = read_metric_limit(spec, file, where + "." + mname, mname, *metric, err);
+      if (!ml) break;
+      t.limits.push_back(*ml);
+    }
+    if (*err) return;
+    out.push_back(std::move(t));
+  }
+}
+
 }  // namespace
 
 Result<Profile> parse_profile(std::string_view text, const std::string& file) {
@@ -59,85 +155,13 @@ Result<Profile> parse_profile(std::string_view text, const std::string& file) {
   top.boolean("template", p.template_only);
   if (const json::object* m = top.object("match")) {
     StrictReader r(*m, file, "match", &err);
-    r.string("model", p.match.model_regex);
-    r.size("min_bytes", p.match.min_bytes, 0, UINT64_MAX);
-    r.size("max_bytes", p.match.max_bytes, 0, UINT64_MAX);
-    r.finish();
-    // A model string is at most 40 characters (NVMe Identify); a longer pattern is a mistake, and
-    // libstdc++ compiles a regex recursively: tens of thousands of nested groups overflowed the stack.
-    if (!err && p.match.model_regex.size() > kMaxModelPattern)
-      r.fail("model", fmt::format("is {} characters long, more than {}", p.match.model_regex.size(), kMaxModelPattern),
-             "match the model with a shorter pattern");
-    if (!err && !p.match.model_regex.empty())
-      if (std::string why = unsafe_number_in_pattern(p.match.model_regex); !why.empty()) r.fail("model", why, "match the model with a simpler pattern");
-    if (!err && !p.match.model_regex.empty()) {
-      try {
-        std::regex re(p.match.model_regex);
-      } catch (const std::regex_error& e) {
-        r.fail("model", fmt::format("'{}' is not a regular expression: {}", p.match.model_regex, e.what()));
-      }
-    }
-    if (!err && p.match.max_bytes && p.match.max_bytes < p.match.min_bytes)
-      r.fail("max_bytes", fmt::format("{} is below min_bytes ({})", p.match.max_bytes, p.match.min_bytes));
+    read_match(r, p.match);
   }
   if (const json::object* b = top.object("burnin")) {
     StrictReader r(*b, file, "burnin", &err);
-    double v = -1;
-    r.number("max_slowdown_pct", v, 0, 100);
-    if (v >= 0) p.burnin.max_slowdown_pct = v;
-    v = -1000;
-    r.number("max_temp_c", v, -50, 200);
-    if (v > -1000) p.burnin.max_temp_c = v;
-    if (b->contains("max_stalls")) {
-      uint64_t n = 0;
-      r.uint("max_stalls", n, 0, UINT32_MAX);
-      p.burnin.max_stalls = n;
-    }
-    r.finish();
+    read_burnin(r, *b, p.burnin);
   }
-  if (const json::object* limits = top.object("limits", true)) {
-    for (const auto& [test_key, metrics] : *limits) {
-      std::string where = fmt::format("limits.{}", std::string(test_key));
-      TestLimits t;
-      t.test_id = std::string(test_key);
-      if (!metrics.is_object()) {
-        top.fail(where, "must be an object of metrics", "e.g. {\"lat_p99_us\": {\"max\": 200}}");
-        break;
-      }
-      for (const auto& [metric_key, spec] : metrics.get_object()) {
-        std::string mname(metric_key);
-        std::string mwhere = where + "." + mname;
-        auto metric = runner::parse_metric(mname);
-        if (!metric) {
-          top.fail(mwhere, "is not a known metric", "known: " + runner::known_metric_names());
-          break;
-        }
-        StrictReader r(spec, file, mwhere, &err);
-        MetricLimit ml{mname, *metric, {}, {}};
-        bool has_min = r.has("min"), has_max = r.has("max");
-        if (has_min == has_max) r.fail("", "needs exactly one of \"min\" or \"max\"");
-        double value = -1;
-        r.number(has_min ? "min" : "max", value, 0, 1e15);
-        if (!err && value <= 0) r.fail(has_min ? "min" : "max", "must be above zero");
-        ml.limit.bound = has_min ? runner::Limit::Bound::min : runner::Limit::Bound::max;
-        if (!err && has_min != metric->higher_is_better())
-          r.fail(has_min ? "min" : "max",
-                 fmt::format("a {} limit on {} makes no sense: {} is better", has_min ? "min" : "max", mname,
-                             metric->higher_is_better() ? "higher" : "lower"),
-                 fmt::format("use \"{}\"", metric->higher_is_better() ? "min" : "max"));
-        ml.limit.value = value;
-        r.number("tolerance_pct", ml.limit.tolerance_pct, 0, 100);
-        std::string source;  // where this number comes from (vendor profiles must say)
-        r.string("source", source);
-        ml.source = source;
-        r.finish();
-        if (err) break;
-        t.limits.push_back(ml);
-      }
-      if (err) break;
-      p.tests.push_back(std::move(t));
-    }
-  }
+  if (const json::object* limits = top.object("limits", true)) read_limits(top, *limits, file, &err, p.tests);
   top.finish();
   if (err) return *err;
   return p;

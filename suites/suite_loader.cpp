@@ -147,6 +147,179 @@ void read_matrix(const json::object& o, const std::string& file, const std::stri
   t.matrix = std::move(m);
 }
 
+// The suite's sections, one reader each: its keys into the spec, then finish() (an unknown key is
+// an error), then the checks that need the whole section.
+void read_precondition(StrictReader& r, PreconditionSpec& p) {
+  r.boolean("enabled", p.enabled);
+  r.boolean("required", p.required);
+  r.number("capacities", p.capacities, 0.01, 100);
+  uint64_t bs = p.bs_bytes;
+  r.size("bs", bs, 4096, 64u << 20);
+  p.bs_bytes = static_cast<uint32_t>(bs);
+  r.uint32("iodepth", p.iodepth, 1, 4096);
+  r.uint32("numjobs", p.numjobs, 1, 256);
+  r.duration("limit", p.limit_s, 0, 30 * 86400);
+  r.finish();
+}
+
+void read_warmup(StrictReader& r, WarmupSpec& w) {
+  r.boolean("enabled", w.enabled);
+  r.duration("interval", w.interval_s, 0.1, 3600);
+  r.duration("max", w.max_s, 0.1, 7 * 86400);
+  uint64_t window = w.window;
+  r.uint("window", window, 2, 1000);
+  w.window = window;
+  r.number("max_slope_pct", w.max_slope_pct, 0, 100);
+  r.finish();
+  if (r.ok() && w.max_s < w.interval_s * static_cast<double>(w.window))
+    r.fail("max", fmt::format("{}s cannot hold a window of {} intervals of {}s", w.max_s, w.window, w.interval_s),
+           "raise max or shorten the window");
+}
+
+void read_steady_state(StrictReader& r, SteadyStateSpec& ss) {
+  r.boolean("enabled", ss.enabled);
+  r.boolean("required", ss.required);
+  r.duration("round", ss.round_s, 0.1, 86400);
+  uint64_t window = ss.criteria.window_rounds, max_rounds = ss.criteria.max_rounds;
+  r.uint("window_rounds", window, 2, 100);
+  r.uint("max_rounds", max_rounds, 2, 1000);
+  ss.criteria.window_rounds = window;
+  ss.criteria.max_rounds = max_rounds;
+  r.number("max_excursion_pct", ss.criteria.max_excursion_pct, 0, 100);
+  r.number("max_slope_pct", ss.criteria.max_slope_pct, 0, 100);
+  r.finish();
+  if (r.ok() && max_rounds < window)
+    r.fail("max_rounds", fmt::format("{} is fewer than window_rounds ({})", max_rounds, window), "allow at least one full window");
+}
+
+void read_probe(StrictReader& r, ProbeSpec& p) {
+  r.boolean("enabled", p.enabled);
+  r.uint32("samples", p.samples, 1, 1'000'000);
+  r.number("max_zero_pct", p.max_zero_pct, 0, 100);
+  std::string on = "inconclusive";
+  r.string("on_unwritten", on);
+  if (on == "precondition") p.on_unwritten = OnUnwritten::precondition;
+  else if (on != "inconclusive")
+    r.fail("on_unwritten", fmt::format("'{}' is not an action", on), "use \"inconclusive\" or \"precondition\"");
+  r.finish();
+}
+
+void read_address_probe(StrictReader& r, AddressProbeSpec& a) {
+  r.boolean("enabled", a.enabled);
+  r.size("budget", a.budget_bytes, 64 * 1024, uint64_t{1} << 40);
+  r.size("flush", a.flush_bytes, 64 * 1024, uint64_t{1} << 40);
+  r.finish();
+}
+
+void read_self_test(StrictReader& r, SelfTestSpec& self_test) {
+  for (auto [key, out] : {std::pair{"before", &self_test.before}, std::pair{"after", &self_test.after}}) {
+    std::string kind(devices::to_string(*out));
+    r.string(key, kind);
+    if (auto t = devices::parse_self_test_type(kind)) *out = *t;
+    else r.fail(key, fmt::format("'{}' is not a self-test", kind), "use \"short\", \"extended\" or \"none\"");
+  }
+  r.finish();
+}
+
+void read_fast_path(StrictReader& r, FastPathSpec& f) {
+  r.boolean("enabled", f.enabled);
+  r.boolean("compare_block_path", f.compare_block_path);
+  r.finish();
+}
+
+void read_monitor(StrictReader& r, MonitorSpec& m) {
+  r.boolean("health_poll", m.health_poll);
+  r.duration("health_interval", m.health_interval_s, 0.1, 86400);
+  r.boolean("slowdowns", m.slowdowns);
+  r.number("slowdown_drop_pct", m.slowdown.drop_pct, 1, 99);
+  r.duration("slowdown_min", m.slowdown.min_duration_s, 0.01, 86400);
+  uint64_t window = m.slowdown.median_window;
+  r.uint("slowdown_median_window", window, 2, 100000);
+  m.slowdown.median_window = window;
+  m.slowdown.min_baseline = std::min<size_t>(m.slowdown.min_baseline, window);
+  r.duration("latency_outlier", m.latency_outlier_s, 0.000001, 3600);
+  r.finish();
+}
+
+// A test's sweep: at least two steps, the outstanding I/Os growing from each to the next.
+SweepSpec read_sweep(StrictReader& sr, const std::string& file, const std::string& where, std::optional<Error>* err) {
+  SweepSpec sw;
+  sr.number("min_gain_pct", sw.min_gain_pct, 0, 1000);
+  if (const json::array* steps = sr.array("steps", true)) {
+    if (steps->size() < 2) sr.fail("steps", "needs at least two steps to find a knee");
+    for (size_t k = 0; k < steps->size(); ++k) {
+      StrictReader st((*steps)[k], file, fmt::format("{}.sweep.steps[{}]", where, k), err);
+      SweepStep step;
+      st.uint32("iodepth", step.iodepth, 1, 4096);
+      st.uint32("numjobs", step.numjobs, 1, 256);
+      st.finish();
+      if (!sw.steps.empty() && step.iodepth * step.numjobs <= sw.steps.back().iodepth * sw.steps.back().numjobs)
+        st.fail("", "outstanding I/Os (iodepth x numjobs) must grow from step to step");
+      sw.steps.push_back(step);
+    }
+  }
+  sr.finish();
+  return sw;
+}
+
+// tests[i]: its id (unique: `ids` holds those seen), what it tracks, its workloads over `defaults`,
+// and a sweep or a matrix.
+TestSpec read_test(const json::value& v, const std::string& file, const std::string& where, std::optional<Error>* err,
+                   const Workload& defaults, std::set<std::string>& ids) {
+  StrictReader tr(v, file, where, err);
+  TestSpec t;
+  tr.string("id", t.id, true);
+  tr.string("description", t.description);
+  if (!t.id.empty() && !is_identifier(t.id, "_.-"))
+    tr.fail("id", fmt::format("'{}' is not a test id", t.id), "use lower-case letters, digits, '-', '.' and '_'");
+  if (!ids.insert(t.id).second) tr.fail("id", fmt::format("'{}' appears twice", t.id), "give every test its own id");
+  std::string track = "iops";
+  tr.string("track", track);
+  if (track == "lat_mean") t.track_latency = true;
+  else if (track != "iops") tr.fail("track", fmt::format("'{}' is not trackable", track), "use \"iops\" or \"lat_mean\"");
+  tr.number("passes", t.passes, 0, 100);
+  Workload base = defaults;
+  read_workload_keys(tr, base);
+  if (const json::object* so = tr.object("sweep")) {
+    StrictReader sr(*so, file, where + ".sweep", err);
+    t.sweep = read_sweep(sr, file, where, err);
+  }
+  if (const json::object* mo = tr.object("matrix")) {
+    read_matrix(*mo, file, where + ".matrix", err, base, t);
+    if (t.sweep) tr.fail("matrix", "a test is a sweep or a matrix, not both", "put them in two tests");
+    if (t.track_latency) tr.fail("track", "a matrix tracks the IOPS of its tracked cell", "leave track out");
+  }
+  if (const json::array* ws = tr.array("workloads", !t.matrix)) {
+    if (t.matrix) tr.fail("workloads", "a matrix test's workloads are its cells", "leave workloads out");
+    if (ws->empty()) tr.fail("workloads", "is empty", "list at least one workload");
+    for (size_t k = 0; k < ws->size(); ++k) {
+      StrictReader wr((*ws)[k], file, fmt::format("{}.workloads[{}]", where, k), err);
+      Workload w = base;
+      read_workload_keys(wr, w);
+      wr.finish();
+      t.workloads.push_back(w);
+    }
+  }
+  tr.finish();
+  return t;
+}
+
+// Verifying workloads share one record of block generations per device, so one block size; and the
+// null engine moves no data to verify.
+void check_verifying(StrictReader& top, const Suite& s) {
+  std::optional<uint32_t> verify_bs;
+  for (const auto& t : s.tests)
+    for (const auto& w : t.workloads) {
+      if (!w.verify) continue;
+      if (w.engine == runner::BackendKind::null)
+        top.fail("tests", fmt::format("test '{}' verifies with the null engine, which moves no data", t.id), "use io_uring or psync");
+      if (verify_bs && *verify_bs != w.bs_bytes)
+        top.fail("tests", fmt::format("test '{}' verifies with bs {} where an earlier test used {}", t.id, w.bs_bytes, *verify_bs),
+                 "give every verifying workload the same bs");
+      verify_bs = w.bs_bytes;
+    }
+}
+
 }  // namespace
 
 Result<Suite> parse_suite(std::string_view text, const std::string& file) {
@@ -171,185 +344,35 @@ Result<Suite> parse_suite(std::string_view text, const std::string& file) {
     top.fail("name", s.name.empty() ? std::string("is empty") : fmt::format("'{}' is not a suite name", s.name),
              "use lower-case letters, digits, '-' and '_'");
 
-  if (const json::object* o = top.object("precondition")) {
-    StrictReader r(*o, file, "precondition", &err);
-    PreconditionSpec& p = s.precondition;
-    r.boolean("enabled", p.enabled);
-    r.boolean("required", p.required);
-    r.number("capacities", p.capacities, 0.01, 100);
-    uint64_t bs = p.bs_bytes;
-    r.size("bs", bs, 4096, 64u << 20);
-    p.bs_bytes = static_cast<uint32_t>(bs);
-    r.uint32("iodepth", p.iodepth, 1, 4096);
-    r.uint32("numjobs", p.numjobs, 1, 256);
-    r.duration("limit", p.limit_s, 0, 30 * 86400);
-    r.finish();
-  }
-  if (const json::object* o = top.object("warmup")) {
-    StrictReader r(*o, file, "warmup", &err);
-    WarmupSpec& w = s.warmup;
-    r.boolean("enabled", w.enabled);
-    r.duration("interval", w.interval_s, 0.1, 3600);
-    r.duration("max", w.max_s, 0.1, 7 * 86400);
-    uint64_t window = w.window;
-    r.uint("window", window, 2, 1000);
-    w.window = window;
-    r.number("max_slope_pct", w.max_slope_pct, 0, 100);
-    r.finish();
-    if (err) return *err;
-    if (w.max_s < w.interval_s * static_cast<double>(w.window))
-      top.fail("warmup.max", fmt::format("{}s cannot hold a window of {} intervals of {}s", w.max_s, w.window, w.interval_s),
-               "raise max or shorten the window");
-  }
-  if (const json::object* o = top.object("steady_state")) {
-    StrictReader r(*o, file, "steady_state", &err);
-    SteadyStateSpec& ss = s.steady_state;
-    r.boolean("enabled", ss.enabled);
-    r.boolean("required", ss.required);
-    r.duration("round", ss.round_s, 0.1, 86400);
-    uint64_t window = ss.criteria.window_rounds, max_rounds = ss.criteria.max_rounds;
-    r.uint("window_rounds", window, 2, 100);
-    r.uint("max_rounds", max_rounds, 2, 1000);
-    ss.criteria.window_rounds = window;
-    ss.criteria.max_rounds = max_rounds;
-    r.number("max_excursion_pct", ss.criteria.max_excursion_pct, 0, 100);
-    r.number("max_slope_pct", ss.criteria.max_slope_pct, 0, 100);
-    r.finish();
-    if (!err && max_rounds < window)
-      r.fail("max_rounds", fmt::format("{} is fewer than window_rounds ({})", max_rounds, window), "allow at least one full window");
-  }
-  if (const json::object* o = top.object("probe")) {
-    StrictReader r(*o, file, "probe", &err);
-    ProbeSpec& p = s.probe;
-    r.boolean("enabled", p.enabled);
-    r.uint32("samples", p.samples, 1, 1'000'000);
-    r.number("max_zero_pct", p.max_zero_pct, 0, 100);
-    std::string on = "inconclusive";
-    r.string("on_unwritten", on);
-    if (on == "precondition") p.on_unwritten = OnUnwritten::precondition;
-    else if (on != "inconclusive") r.fail("on_unwritten", fmt::format("'{}' is not an action", on), "use \"inconclusive\" or \"precondition\"");
-    r.finish();
-  }
-  if (const json::object* o = top.object("address_probe")) {
-    StrictReader r(*o, file, "address_probe", &err);
-    AddressProbeSpec& a = s.address_probe;
-    r.boolean("enabled", a.enabled);
-    r.size("budget", a.budget_bytes, 64 * 1024, uint64_t{1} << 40);
-    r.size("flush", a.flush_bytes, 64 * 1024, uint64_t{1} << 40);
-    r.finish();
-  }
-  if (const json::object* o = top.object("self_test")) {
-    StrictReader r(*o, file, "self_test", &err);
-    for (auto [key, out] : {std::pair{"before", &s.self_test.before}, std::pair{"after", &s.self_test.after}}) {
-      std::string kind(devices::to_string(*out));
-      r.string(key, kind);
-      if (auto t = devices::parse_self_test_type(kind)) *out = *t;
-      else r.fail(key, fmt::format("'{}' is not a self-test", kind), "use \"short\", \"extended\" or \"none\"");
+  auto section = [&](const char* key, auto read, auto& spec) {
+    if (const json::object* o = top.object(key)) {
+      StrictReader r(*o, file, key, &err);
+      read(r, spec);
     }
-    r.finish();
-  }
-  if (const json::object* o = top.object("fast_path")) {
-    StrictReader r(*o, file, "fast_path", &err);
-    r.boolean("enabled", s.fast_path.enabled);
-    r.boolean("compare_block_path", s.fast_path.compare_block_path);
-    r.finish();
-  }
-
-  if (const json::object* o = top.object("monitor")) {
-    StrictReader r(*o, file, "monitor", &err);
-    MonitorSpec& m = s.monitor;
-    r.boolean("health_poll", m.health_poll);
-    r.duration("health_interval", m.health_interval_s, 0.1, 86400);
-    r.boolean("slowdowns", m.slowdowns);
-    r.number("slowdown_drop_pct", m.slowdown.drop_pct, 1, 99);
-    r.duration("slowdown_min", m.slowdown.min_duration_s, 0.01, 86400);
-    uint64_t window = m.slowdown.median_window;
-    r.uint("slowdown_median_window", window, 2, 100000);
-    m.slowdown.median_window = window;
-    m.slowdown.min_baseline = std::min<size_t>(m.slowdown.min_baseline, window);
-    r.duration("latency_outlier", m.latency_outlier_s, 0.000001, 3600);
-    r.finish();
-  }
-
+  };
+  section("precondition", read_precondition, s.precondition);
+  section("warmup", read_warmup, s.warmup);
+  section("steady_state", read_steady_state, s.steady_state);
+  section("probe", read_probe, s.probe);
+  section("address_probe", read_address_probe, s.address_probe);
+  section("self_test", read_self_test, s.self_test);
+  section("fast_path", read_fast_path, s.fast_path);
+  section("monitor", read_monitor, s.monitor);
   Workload defaults;
-  if (const json::object* o = top.object("defaults")) {
-    StrictReader r(*o, file, "defaults", &err);
-    read_workload_keys(r, defaults);
+  auto read_defaults = [](StrictReader& r, Workload& w) {
+    read_workload_keys(r, w);
     r.finish();
-  }
+  };
+  section("defaults", read_defaults, defaults);
 
   const json::array* tests = top.array("tests", !s.placeholder);
   // A suite of the drive's own self-tests alone (as `diskvet selftest` runs) needs no test of diskvet's.
   const bool self_tests = s.self_test.before != devices::SelfTestType::none || s.self_test.after != devices::SelfTestType::none;
   if (tests && tests->empty() && !s.placeholder && !self_tests) top.fail("tests", "is empty", "list at least one test, or a self_test");
   std::set<std::string> ids;
-  for (size_t i = 0; tests && i < tests->size() && !err; ++i) {
-    std::string where = fmt::format("tests[{}]", i);
-    StrictReader tr((*tests)[i], file, where, &err);
-    TestSpec t;
-    tr.string("id", t.id, true);
-    tr.string("description", t.description);
-    if (!t.id.empty() && !is_identifier(t.id, "_.-"))
-      tr.fail("id", fmt::format("'{}' is not a test id", t.id), "use lower-case letters, digits, '-', '.' and '_'");
-    if (!ids.insert(t.id).second) tr.fail("id", fmt::format("'{}' appears twice", t.id), "give every test its own id");
-    std::string track = "iops";
-    tr.string("track", track);
-    if (track == "lat_mean") t.track_latency = true;
-    else if (track != "iops") tr.fail("track", fmt::format("'{}' is not trackable", track), "use \"iops\" or \"lat_mean\"");
-    tr.number("passes", t.passes, 0, 100);
-    Workload base = defaults;
-    read_workload_keys(tr, base);
-    if (const json::object* so = tr.object("sweep")) {
-      StrictReader sr(*so, file, where + ".sweep", &err);
-      SweepSpec sw;
-      sr.number("min_gain_pct", sw.min_gain_pct, 0, 1000);
-      if (const json::array* steps = sr.array("steps", true)) {
-        if (steps->size() < 2) sr.fail("steps", "needs at least two steps to find a knee");
-        for (size_t k = 0; k < steps->size(); ++k) {
-          StrictReader st((*steps)[k], file, fmt::format("{}.sweep.steps[{}]", where, k), &err);
-          SweepStep step;
-          st.uint32("iodepth", step.iodepth, 1, 4096);
-          st.uint32("numjobs", step.numjobs, 1, 256);
-          st.finish();
-          if (!sw.steps.empty() && step.iodepth * step.numjobs <= sw.steps.back().iodepth * sw.steps.back().numjobs)
-            st.fail("", "outstanding I/Os (iodepth x numjobs) must grow from step to step");
-          sw.steps.push_back(step);
-        }
-      }
-      sr.finish();
-      t.sweep = sw;
-    }
-    if (const json::object* mo = tr.object("matrix")) {
-      read_matrix(*mo, file, where + ".matrix", &err, base, t);
-      if (t.sweep) tr.fail("matrix", "a test is a sweep or a matrix, not both", "put them in two tests");
-      if (t.track_latency) tr.fail("track", "a matrix tracks the IOPS of its tracked cell", "leave track out");
-    }
-    if (const json::array* ws = tr.array("workloads", !t.matrix)) {
-      if (t.matrix) tr.fail("workloads", "a matrix test's workloads are its cells", "leave workloads out");
-      if (ws->empty()) tr.fail("workloads", "is empty", "list at least one workload");
-      for (size_t k = 0; k < ws->size(); ++k) {
-        StrictReader wr((*ws)[k], file, fmt::format("{}.workloads[{}]", where, k), &err);
-        Workload w = base;
-        read_workload_keys(wr, w);
-        wr.finish();
-        t.workloads.push_back(w);
-      }
-    }
-    tr.finish();
-    s.tests.push_back(std::move(t));
-  }
-  // Verifying workloads share one record of block generations per device, so one block size.
-  std::optional<uint32_t> verify_bs;
-  for (const auto& t : s.tests)
-    for (const auto& w : t.workloads) {
-      if (!w.verify) continue;
-      if (w.engine == runner::BackendKind::null)
-        top.fail("tests", fmt::format("test '{}' verifies with the null engine, which moves no data", t.id), "use io_uring or psync");
-      if (verify_bs && *verify_bs != w.bs_bytes)
-        top.fail("tests", fmt::format("test '{}' verifies with bs {} where an earlier test used {}", t.id, w.bs_bytes, *verify_bs),
-                 "give every verifying workload the same bs");
-      verify_bs = w.bs_bytes;
-    }
+  for (size_t i = 0; tests && i < tests->size() && !err; ++i)
+    s.tests.push_back(read_test((*tests)[i], file, fmt::format("tests[{}]", i), &err, defaults, ids));
+  check_verifying(top, s);
   top.finish();
   if (err) return *err;
   return s;

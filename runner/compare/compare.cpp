@@ -168,6 +168,87 @@ std::map<std::string, MetricValue> step_metrics(const std::vector<SweepStep>& st
   return {};
 }
 
+// A device's verdict and its tests' verdicts, from one run to the other; a PASS (or a host's "ok")
+// that is no longer one is a regression.
+void compare_verdicts(DevicePair& p, Comparison& c, bool hosts) {
+  const DeviceIndex& da = *p.a;
+  const DeviceIndex& db = *p.b;
+  if (da.verdict != db.verdict) {
+    p.verdict_changes.push_back(fmt::format("device: {} -> {}", da.verdict, db.verdict));
+    // A host that took part and did not the next time lost its share of the array.
+    if (da.verdict == "PASS" || (hosts && da.verdict == "ok"))
+      c.regressions.push_back(
+          fmt::format("{}: {} {} -> {}", device_name(db), hosts && da.path != kMergedHosts ? "state" : "verdict", da.verdict, db.verdict));
+  }
+  for (const auto& [test, status] : da.test_verdicts) {
+    auto it = db.test_verdicts.find(test);
+    if (it == db.test_verdicts.end() || it->second == status) continue;
+    p.verdict_changes.push_back(fmt::format("{}: {} -> {}", test, status, it->second));
+    if (status == "PASS") c.regressions.push_back(fmt::format("{}: {} verdict PASS -> {}", device_name(db), test, it->second));
+  }
+}
+
+// One workload direction both runs measured, metric by metric. Two sweeps: a run's headline numbers
+// are its knee's, and the knees of two runs can sit at different queue depths, which would compare
+// the depth, not the drive. Both are read at the deepest step both runs made instead (as fleet
+// does), and say so.
+void compare_workload(DevicePair& p, Comparison& c, const WorkloadDirection& wa, const WorkloadDirection& wb, const CompareOptions& o) {
+  const DeviceIndex& db = *p.b;
+  const bool swept = !wa.sweep.empty() && !wb.sweep.empty();
+  const std::optional<double> common = swept ? deepest_common_step(wa.sweep, wb.sweep) : std::nullopt;
+  const auto& values_a = common ? step_metrics(wa.sweep, *common) : wa.metrics;
+  const auto& values_b = common ? step_metrics(wb.sweep, *common) : wb.metrics;
+  const std::string at = common ? fmt::format(" at {} outstanding", human::plain(*common)) : "";
+  // At a common step the knee's queue depth ("QD32x2") is not what was read: the step's count is.
+  auto label_of = [&](const std::string& label) { return common ? without_queue_depth(label) + at : label; };
+  for (const auto& kind : compare_metrics()) {
+    if (swept && !common) break;  // no step in common: the step-by-step table says which each made
+    auto ia = values_a.find(kind.name), ib = values_b.find(kind.name);
+    if (ia == values_a.end() || ib == values_b.end()) continue;
+    MetricComparison m;
+    m.key = wa.key;
+    m.test = wa.test;
+    m.direction = wa.direction;
+    m.label_a = label_of(wa.label);
+    m.label_b = label_of(wb.label);
+    m.sweep_step = common.has_value();
+    m.kind = &kind;
+    m.a = ia->second.value;
+    m.b = ib->second.value;
+    m.ratio = m.a > 0 ? m.b / m.a : 0;
+    const double change = m.a > 0 ? (m.b - m.a) / m.a * 100 : 0;
+    m.worse_pct = kind.better == Better::higher ? -change : change;
+    if (ia->second.noise_pct && ib->second.noise_pct) {
+      m.noise_pct = std::max(*ia->second.noise_pct, *ib->second.noise_pct);
+      m.beyond_noise = std::fabs(change) > *m.noise_pct;
+    }
+    m.regression = chosen(o, kind.name) && o.max_regression_pct && m.a > 0 && m.worse_pct > *o.max_regression_pct;
+    if (m.regression)
+      c.regressions.push_back(fmt::format("{}: {} {} {} {} is {} worse ({} -> {}; at most {} allowed)", device_name(db), wa.test, wa.label,
+                                          wa.direction, kind.label, human::change_pct(m.worse_pct).substr(1), format_metric(kind, m.a),
+                                          format_metric(kind, m.b), (human::plain(*o.max_regression_pct) + "%")));
+    p.metrics.push_back(m);
+  }
+  if (swept) p.sweeps.push_back(compare_sweeps(wa, wb, o, db, c.regressions));
+}
+
+// Why a comparison that paired drives still compared nothing (empty: it compared something).
+std::string why_nothing_compared(const Comparison& c, const ReportIndex& a, const ReportIndex& b, const CompareOptions& o) {
+  const bool measured_both = std::any_of(c.pairs.begin(), c.pairs.end(), [](const DevicePair& p) { return !p.metrics.empty(); });
+  if (c.pairs.empty())
+    return fmt::format("no drive of {} matches a drive of {} ({} and {} drive(s))", b.name, a.name, b.devices.size(), a.devices.size());
+  // The merged array always pairs with the merged array: that alone compares nothing.
+  if (a.hosts && !measured_both)
+    return fmt::format("no test workload of {} was measured in {} (matched by test and by host name)", b.name, a.name);
+  if (!o.max_regression_pct) return {};
+  const bool gated = std::any_of(c.pairs.begin(), c.pairs.end(), [&](const DevicePair& p) {
+    return std::any_of(p.metrics.begin(), p.metrics.end(), [&](const MetricComparison& m) { return m.a > 0 && chosen(o, m.kind->name); });
+  });
+  if (gated) return {};
+  return fmt::format("the matched drives have no workload in common that measured {}, so --max-regression-pct judged nothing",
+                     fmt::join(o.metrics, ", "));
+}
+
 }  // namespace
 
 Comparison compare_reports(const ReportIndex& a, const ReportIndex& b, const CompareOptions& o) {
@@ -181,63 +262,10 @@ Comparison compare_reports(const ReportIndex& a, const ReportIndex& b, const Com
   }
   for (auto [da, db, how] : match_devices(a, b)) {
     DevicePair p{da, db, how, {}, {}, {}, {}, {}, {}, {}};
-    if (da->verdict != db->verdict) {
-      p.verdict_changes.push_back(fmt::format("device: {} -> {}", da->verdict, db->verdict));
-      // A host that took part and did not the next time lost its share of the array.
-      if (da->verdict == "PASS" || (a.hosts && da->verdict == "ok"))
-        c.regressions.push_back(fmt::format("{}: {} {} -> {}", device_name(*db), a.hosts && da->path != kMergedHosts ? "state" : "verdict", da->verdict, db->verdict));
-    }
-    for (const auto& [test, status] : da->test_verdicts) {
-      auto it = db->test_verdicts.find(test);
-      if (it == db->test_verdicts.end() || it->second == status) continue;
-      p.verdict_changes.push_back(fmt::format("{}: {} -> {}", test, status, it->second));
-      if (status == "PASS") c.regressions.push_back(fmt::format("{}: {} verdict PASS -> {}", device_name(*db), test, it->second));
-    }
+    compare_verdicts(p, c, a.hosts);
     for (const auto& wa : da->workloads) {
-      const WorkloadDirection* wb = db->find(wa.key);
-      if (!wb) {
-        p.only_in_a.push_back(wa.test + " " + wa.label + " " + wa.direction);
-        continue;
-      }
-      // Two sweeps: a run's headline numbers are its knee's, and the knees of two runs can sit at
-      // different queue depths, which would compare the depth, not the drive. Both are read at the
-      // deepest step both runs made instead (as fleet does), and say so.
-      const bool swept = !wa.sweep.empty() && !wb->sweep.empty();
-      const std::optional<double> common = swept ? deepest_common_step(wa.sweep, wb->sweep) : std::nullopt;
-      const auto& values_a = common ? step_metrics(wa.sweep, *common) : wa.metrics;
-      const auto& values_b = common ? step_metrics(wb->sweep, *common) : wb->metrics;
-      const std::string at = common ? fmt::format(" at {} outstanding", human::plain(*common)) : "";
-      // At a common step the knee's queue depth ("QD32x2") is not what was read: the step's count is.
-      auto label_of = [&](const std::string& label) { return common ? without_queue_depth(label) + at : label; };
-      for (const auto& kind : compare_metrics()) {
-        if (swept && !common) break;  // no step in common: the step-by-step table says which each made
-        auto ia = values_a.find(kind.name), ib = values_b.find(kind.name);
-        if (ia == values_a.end() || ib == values_b.end()) continue;
-        MetricComparison m;
-        m.key = wa.key;
-        m.test = wa.test;
-        m.direction = wa.direction;
-        m.label_a = label_of(wa.label);
-        m.label_b = label_of(wb->label);
-        m.sweep_step = common.has_value();
-        m.kind = &kind;
-        m.a = ia->second.value;
-        m.b = ib->second.value;
-        m.ratio = m.a > 0 ? m.b / m.a : 0;
-        const double change = m.a > 0 ? (m.b - m.a) / m.a * 100 : 0;
-        m.worse_pct = kind.better == Better::higher ? -change : change;
-        if (ia->second.noise_pct && ib->second.noise_pct) {
-          m.noise_pct = std::max(*ia->second.noise_pct, *ib->second.noise_pct);
-          m.beyond_noise = std::fabs(change) > *m.noise_pct;
-        }
-        m.regression = chosen(o, kind.name) && o.max_regression_pct && m.a > 0 && m.worse_pct > *o.max_regression_pct;
-        if (m.regression)
-          c.regressions.push_back(fmt::format("{}: {} {} {} {} is {} worse ({} -> {}; at most {} allowed)", device_name(*db), wa.test, wa.label, wa.direction,
-                                              kind.label, human::change_pct(m.worse_pct).substr(1), format_metric(kind, m.a), format_metric(kind, m.b),
-                                              (human::plain(*o.max_regression_pct) + "%")));
-        p.metrics.push_back(m);
-      }
-      if (!wa.sweep.empty() && !wb->sweep.empty()) p.sweeps.push_back(compare_sweeps(wa, *wb, o, *db, c.regressions));
+      if (const WorkloadDirection* wb = db->find(wa.key)) compare_workload(p, c, wa, *wb, o);
+      else p.only_in_a.push_back(wa.test + " " + wa.label + " " + wa.direction);
     }
     for (const auto& wb : db->workloads)
       if (!da->find(wb.key)) p.only_in_b.push_back(wb.test + " " + wb.label + " " + wb.direction);
@@ -251,22 +279,7 @@ Comparison compare_reports(const ReportIndex& a, const ReportIndex& b, const Com
     if (!paired.contains(&d)) c.unmatched.push_back(fmt::format("{} only in {}", device_name(d), a.name));
   for (const auto& d : b.devices)
     if (!paired.contains(&d)) c.unmatched.push_back(fmt::format("{} only in {}", device_name(d), b.name));
-  const bool measured_both = std::any_of(c.pairs.begin(), c.pairs.end(), [](const DevicePair& p) { return !p.metrics.empty(); });
-  if (c.pairs.empty()) {
-    c.not_compared = fmt::format("no drive of {} matches a drive of {} ({} and {} drive(s))", b.name, a.name, b.devices.size(), a.devices.size());
-  } else if (a.hosts && !measured_both) {
-    // The merged array always pairs with the merged array: that alone compares nothing.
-    c.not_compared = fmt::format("no test workload of {} was measured in {} (matched by test and by host name)", b.name, a.name);
-  } else if (o.max_regression_pct) {
-    const bool gated = std::any_of(c.pairs.begin(), c.pairs.end(), [&](const DevicePair& p) {
-      return std::any_of(p.metrics.begin(), p.metrics.end(), [&](const MetricComparison& m) {
-        return m.a > 0 && chosen(o, m.kind->name);
-      });
-    });
-    if (!gated)
-      c.not_compared = fmt::format("the matched drives have no workload in common that measured {}, so --max-regression-pct judged nothing",
-                                   fmt::join(o.metrics, ", "));
-  }
+  c.not_compared = why_nothing_compared(c, a, b, o);
   return c;
 }
 

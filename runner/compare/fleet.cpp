@@ -39,6 +39,76 @@ void add_columns(const DeviceIndex& d, std::vector<FleetColumn>& cols, std::set<
 
 }  // namespace
 
+namespace {
+
+// A sweep column of a group: the largest outstanding count every drive of the group that swept the
+// workload has a step at.
+std::optional<double> common_outstanding(const std::vector<FleetRow>& rows, const std::vector<size_t>& idx, const std::string& wkey) {
+  std::optional<std::set<double>> shared;
+  for (size_t i : idx) {
+    const WorkloadDirection* w = rows[i].device.find(wkey);
+    if (!w || w->sweep.empty()) continue;
+    std::set<double> qd;
+    for (const auto& s : w->sweep) qd.insert(s.outstanding);
+    if (!shared) {
+      shared = qd;
+      continue;
+    }
+    std::set<double> both;
+    std::set_intersection(shared->begin(), shared->end(), qd.begin(), qd.end(), std::inserter(both, both.begin()));
+    shared = both;
+  }
+  if (shared && !shared->empty()) return *shared->rbegin();
+  return std::nullopt;
+}
+
+// One column of one group: each drive's value (at the common step for a sweep column), then, with
+// two drives or more, how far each is from the group's median and whether that makes it an outlier.
+void fill_column(std::vector<FleetRow>& rows, const std::vector<size_t>& idx, const FleetColumn& col, FleetGroup& g,
+                 const FleetOptions& o) {
+  const std::string wkey = col.id.substr(0, col.id.rfind(':'));
+  std::optional<double> common;
+  if (col.at_common_qd) {
+    common = common_outstanding(rows, idx, wkey);
+    if (!common) return;
+    g.common_outstanding[col.id] = *common;
+  }
+  std::vector<double> values;
+  for (size_t i : idx) {
+    const WorkloadDirection* w = rows[i].device.find(wkey);
+    if (!w) continue;
+    FleetCell cell;
+    if (common) {
+      for (const auto& s : w->sweep)
+        if (s.outstanding == *common) cell.value = std::string(col.kind->name) == "iops" ? s.iops : s.lat_p99_us * 1e3;
+      cell.outstanding = common;
+    } else if (auto it = w->metrics.find(col.kind->name); it != w->metrics.end()) {
+      cell.value = it->second.value;
+    }
+    if (!cell.value) continue;
+    values.push_back(*cell.value);
+    rows[i].cells[col.id] = cell;
+  }
+  if (values.size() < 2) return;
+  const double med = median(values);
+  if (!(med > 0)) return;
+  for (size_t i : idx) {
+    auto it = rows[i].cells.find(col.id);
+    if (it == rows[i].cells.end()) continue;
+    FleetCell& c = it->second;
+    c.median = med;
+    c.off_pct = col.kind->better == Better::higher ? (med - *c.value) / med * 100 : (*c.value - med) / med * 100;
+    c.outlier = c.off_pct > o.outlier_pct;
+    if (c.outlier)
+      rows[i].outliers.push_back(fmt::format(
+          "{} {} ({}% {} the median {} of {} identical drives{})", col.label, format_metric(*col.kind, *c.value),
+          human::plain(std::round(c.off_pct)), col.kind->better == Better::higher ? "below" : "above", format_metric(*col.kind, med),
+          idx.size(), c.outstanding ? fmt::format(", at {} outstanding", human::plain(*c.outstanding)) : ""));
+  }
+}
+
+}  // namespace
+
 Fleet build_fleet(const std::vector<ReportIndex>& reports, const FleetOptions& o) {
   Fleet f;
   f.outlier_pct = o.outlier_pct;
@@ -52,60 +122,7 @@ Fleet build_fleet(const std::vector<ReportIndex>& reports, const FleetOptions& o
   for (size_t i = 0; i < f.rows.size(); ++i) members[f.rows[i].group].push_back(i);
   for (auto& [key, idx] : members) {
     FleetGroup g{key, f.rows[idx[0]].device.model, f.rows[idx[0]].device.firmware, f.rows[idx[0]].device.size_bytes, idx.size(), 0, 0, {}};
-    for (const auto& col : f.columns) {
-      const std::string wkey = col.id.substr(0, col.id.rfind(':'));
-      // A sweep column: the largest outstanding count every drive of the group has a step at.
-      std::optional<double> common;
-      if (col.at_common_qd) {
-        std::optional<std::set<double>> shared;
-        for (size_t i : idx) {
-          const WorkloadDirection* w = f.rows[i].device.find(wkey);
-          if (!w || w->sweep.empty()) continue;
-          std::set<double> qd;
-          for (const auto& s : w->sweep) qd.insert(s.outstanding);
-          if (!shared) shared = qd;
-          else {
-            std::set<double> both;
-            std::set_intersection(shared->begin(), shared->end(), qd.begin(), qd.end(), std::inserter(both, both.begin()));
-            shared = both;
-          }
-        }
-        if (shared && !shared->empty()) common = *shared->rbegin();
-        if (common) g.common_outstanding[col.id] = *common;
-      }
-      std::vector<double> values;
-      for (size_t i : idx) {
-        const WorkloadDirection* w = f.rows[i].device.find(wkey);
-        if (!w) continue;
-        FleetCell cell;
-        if (col.at_common_qd) {
-          if (!common) continue;
-          for (const auto& s : w->sweep)
-            if (s.outstanding == *common) cell.value = std::string(col.kind->name) == "iops" ? s.iops : s.lat_p99_us * 1e3;
-          cell.outstanding = common;
-        } else if (auto it = w->metrics.find(col.kind->name); it != w->metrics.end()) {
-          cell.value = it->second.value;
-        }
-        if (!cell.value) continue;
-        values.push_back(*cell.value);
-        f.rows[i].cells[col.id] = cell;
-      }
-      if (values.size() < 2) continue;
-      const double med = median(values);
-      for (size_t i : idx) {
-        auto it = f.rows[i].cells.find(col.id);
-        if (it == f.rows[i].cells.end() || !(med > 0)) continue;
-        FleetCell& c = it->second;
-        c.median = med;
-        c.off_pct = col.kind->better == Better::higher ? (med - *c.value) / med * 100 : (*c.value - med) / med * 100;
-        c.outlier = c.off_pct > o.outlier_pct;
-        if (c.outlier)
-          f.rows[i].outliers.push_back(fmt::format("{} {} ({}% {} the median {} of {} identical drives{})", col.label, format_metric(*col.kind, *c.value),
-                                                   human::plain(std::round(c.off_pct)), col.kind->better == Better::higher ? "below" : "above",
-                                                   format_metric(*col.kind, med), idx.size(),
-                                                   c.outstanding ? fmt::format(", at {} outstanding", human::plain(*c.outstanding)) : ""));
-      }
-    }
+    for (const auto& col : f.columns) fill_column(f.rows, idx, col, g, o);
     for (size_t i : idx) {
       f.rows[i].group_size = idx.size();
       g.failing += f.rows[i].device.verdict != "PASS";

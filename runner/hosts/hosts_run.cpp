@@ -12,6 +12,7 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <map>
 #include <random>
 #include <span>
@@ -81,8 +82,34 @@ class Controller {
     s.when = utc_now_iso8601();
     say(s.host->name, fmt::format("{}: {}", s.state, s.reason));
   }
+  std::string make_work_folder();
+  std::string local_fio_version() const;
   bool start_servers();
   bool start_gates();
+  std::string check_gate_answer(HostSession& s);
+  bool hold_hosts(json::object& rep, std::string& status, int& exit);
+  std::string prepare(json::object& rep, bool& complete);
+  json::array run_tests(bool& complete, const std::string& required_missing, std::vector<VerdictStatus>& statuses);
+  json::object run_test_workload(const std::string& prefix, const suites::TestSpec& test, const Workload& w, bool& complete);
+  json::object judge_per_host(const suites::TestSpec& test, const std::vector<json::object>& done, bool complete, const std::string& required_missing,
+                              std::vector<VerdictStatus>& statuses) const;
+  // One fio client run across the hosts: the hosts taking part and the client's command line.
+  struct FioRun {
+    std::vector<HostSession*> part;
+    std::vector<std::string> args;
+  };
+  Result<FioRun> write_jobs(const std::string& prefix, const Workload& w, double capacities, double log_interval_s, json::array& sat_out);
+  int wait_for_client(ChildProcess& client, const FioRun& run, const std::string& test_id, const Workload& w, json::object& out,
+                      const std::function<void()>& tick);
+  std::vector<FioIntervalSample> host_interval_log(const std::string& prefix, const HostSession& s) const;
+  struct HostResults {
+    std::vector<const FioHostResult*> results;
+    std::vector<std::vector<FioIntervalSample>> logs;
+    std::vector<std::string> names;
+    json::object per_host;
+  };
+  HostResults host_results(const FioClientOutput& parsed, const FioRun& run, const std::string& prefix, const std::string& test_id);
+  std::string not_aligned(const HostsMerge& m, const Workload& w, double log_interval_s) const;
   // capacities > 0: a sized workload (preconditioning) writing that many times each host's region.
   json::object run_workload(const std::string& prefix, const suites::TestSpec& test, Workload w, bool& complete, double capacities = 0);
   json::object precondition(bool& complete);
@@ -213,41 +240,7 @@ bool Controller::start_gates() {
       continue;
     }
     s.devices = *devs;
-    // The gate's answer goes into job files: it must be about the devices asked, each a plain /dev path.
-    if (s.devices.size() != s.host->devices.size()) {
-      lose(s, "refused", fmt::format("the gate answered for {} devices, {} were asked", s.devices.size(), s.host->devices.size()));
-      all = false;
-      continue;
-    }
-    for (size_t i = 0; i < s.devices.size(); ++i) {
-      GateDevice& d = s.devices[i];
-      const bool plain = d.path.rfind("/dev/", 0) == 0 &&
-                         std::none_of(d.path.begin(), d.path.end(), [](unsigned char c) { return c <= ' ' || c == 0x7f; });
-      if (d.id != s.host->devices[i].id || (d.refusal.empty() && !plain)) d.refusal = fmt::format("the gate's answer for {} is not usable", s.host->devices[i].id);
-      if (d.held && !s.host->devices[i].destroy_data && o_.destroy.empty()) d.refusal = "held without consent";
-    }
-    // One device reached twice (a host listed under two names, one LUN seen from two hosts) would
-    // be run twice and counted twice in the merged numbers: refused before anything is written.
-    for (size_t i = 0; i < s.devices.size(); ++i) {
-      GateDevice& d = s.devices[i];
-      for (const HostSession& other : hosts_) {
-        const bool self = &other == &s;
-        for (size_t j = 0; j < other.devices.size() && (!self || j < i) && d.refusal.empty(); ++j)
-          if (std::string why = same_device(d, other.devices[j]); !why.empty())
-            d.refusal = fmt::format("is the same device as {} on host {} ({}): its numbers would count twice", other.devices[j].id,
-                                    other.host->name, why);
-        if (self) break;
-      }
-    }
-    // Every refusal is said, not only the first: the operator fixes them all before the next try.
-    std::string refusals;
-    for (const GateDevice& d : s.devices) {
-      if (!d.refusal.empty())
-        refusals += fmt::format("{}{}: {}", refusals.empty() ? "" : "; ", d.id, d.refusal);
-      else
-        say(s.host->name, fmt::format("{} is {} ({})", d.id, d.held ? "held for writing" : "read only", d.path));
-    }
-    if (!refusals.empty()) {
+    if (const std::string refusals = check_gate_answer(s); !refusals.empty()) {
       lose(s, "refused", refusals);
       all = false;
     }
@@ -255,18 +248,50 @@ bool Controller::start_gates() {
   return all;
 }
 
-json::object Controller::run_workload(const std::string& prefix, const suites::TestSpec& test, Workload w, bool& complete, double capacities) {
-  if (o_.duration_s && !w.io_limit_bytes && !own_runtime_) w.runtime_s = *o_.duration_s;
-  if (o_.engine) w.engine = *o_.engine;
-  if (o_.suite.region_bytes && !w.size_bytes) w.size_bytes = o_.suite.region_bytes;
-  json::object out{{"rw", to_string(w.rw)}, {"bs_bytes", w.bs_bytes}, {"iodepth", w.iodepth}, {"numjobs", w.numjobs},
-                   {"runtime_s", w.runtime_s}, {"ramp_s", w.ramp_s}, {"engine", fio_engine(w.engine)}};
-  if (reads(w.rw) && writes(w.rw)) out["rwmixread"] = w.rwmixread_pct;
-  // Interval logs: 1 s, or a quarter of a short window (fio logs nothing for a run shorter than one period).
-  const double log_interval_s = log_interval_override_s_ > 0 ? log_interval_override_s_ : std::clamp(w.runtime_s / 4, 0.1, 1.0);
-  std::vector<HostSession*> part;
-  std::vector<std::string> args{o_.local_fio, "--output-format=json+"};
-  json::array sat_out;
+// A host gate's answer, checked before anything goes into a job file: every refusal found, joined
+// (empty: none), each device's own in its `refusal`.
+std::string Controller::check_gate_answer(HostSession& s) {
+  // The gate's answer goes into job files: it must be about the devices asked, each a plain /dev path.
+  if (s.devices.size() != s.host->devices.size())
+    return fmt::format("the gate answered for {} devices, {} were asked", s.devices.size(), s.host->devices.size());
+  for (size_t i = 0; i < s.devices.size(); ++i) {
+    GateDevice& d = s.devices[i];
+    const bool plain = d.path.rfind("/dev/", 0) == 0 &&
+                       std::none_of(d.path.begin(), d.path.end(), [](unsigned char c) { return c <= ' ' || c == 0x7f; });
+    if (d.id != s.host->devices[i].id || (d.refusal.empty() && !plain)) d.refusal = fmt::format("the gate's answer for {} is not usable", s.host->devices[i].id);
+    if (d.held && !s.host->devices[i].destroy_data && o_.destroy.empty()) d.refusal = "held without consent";
+  }
+  // One device reached twice (a host listed under two names, one LUN seen from two hosts) would
+  // be run twice and counted twice in the merged numbers: refused before anything is written.
+  for (size_t i = 0; i < s.devices.size(); ++i) {
+    GateDevice& d = s.devices[i];
+    for (const HostSession& other : hosts_) {
+      const bool self = &other == &s;
+      for (size_t j = 0; j < other.devices.size() && (!self || j < i) && d.refusal.empty(); ++j)
+        if (std::string why = same_device(d, other.devices[j]); !why.empty())
+          d.refusal = fmt::format("is the same device as {} on host {} ({}): its numbers would count twice", other.devices[j].id,
+                                  other.host->name, why);
+      if (self) break;
+    }
+  }
+  // Every refusal is said, not only the first: the operator fixes them all before the next try.
+  std::string refusals;
+  for (const GateDevice& d : s.devices) {
+    if (!d.refusal.empty())
+      refusals += fmt::format("{}{}: {}", refusals.empty() ? "" : "; ", d.id, d.refusal);
+    else
+      say(s.host->name, fmt::format("{} is {} ({})", d.id, d.held ? "held for writing" : "read only", d.path));
+  }
+  return refusals;
+}
+
+// One job file per host that takes part, written to the work folder, and fio's client command
+// line naming them; hosts with no device for the workload sit it out (`sat_out`). A failed job
+// file is the workload's error.
+Result<Controller::FioRun> Controller::write_jobs(const std::string& prefix, const Workload& w, double capacities, double log_interval_s,
+                                                 json::array& sat_out) {
+  FioRun run;
+  run.args = {o_.local_fio, "--output-format=json+"};
   for (HostSession& s : hosts_) {
     if (s.lost()) continue;
     FioJobSpec spec;
@@ -297,126 +322,165 @@ json::object Controller::run_workload(const std::string& prefix, const suites::T
       continue;
     }
     auto job = fio_job_file(spec);
-    if (!job) {
-      out["error"] = job.error().message();
-      complete = false;
-      return out;
-    }
+    if (!job) return job.error();
     const std::string job_name = fmt::format("{}.{}.fio", prefix, s.host->name);
     std::ofstream(fmt::format("{}/{}", work_, job_name)) << *job;
-    args.push_back("--client=sock:" + s.local_sock);
-    args.push_back(job_name);
-    part.push_back(&s);
+    run.args.push_back("--client=sock:" + s.local_sock);
+    run.args.push_back(job_name);
+    run.part.push_back(&s);
+  }
+  return run;
+}
+
+// fio's client until it ends, the run is interrupted (the client is stopped; "interrupted") or it
+// runs past its budget (stopped; the workload's error); a host whose SSH session ends meanwhile is
+// lost. `tick` every 100 ms (progress).
+int Controller::wait_for_client(ChildProcess& client, const FioRun& run, const std::string& test_id, const Workload& w, json::object& out,
+                                const std::function<void()>& tick) {
+  const double budget_s = o_.startdelay_s + w.ramp_s + (w.io_limit_bytes ? 86400.0 : w.runtime_s) + 60;
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(static_cast<int64_t>(budget_s * 1000));
+  std::optional<int> rc;
+  while (!(rc = client.poll())) {
+    for (HostSession* s : run.part)
+      if (!s->lost() && s->server && s->server->poll()) {
+        const std::string err = last_line(read_file(fmt::format("{}/{}.ssh-server.err", work_, s->host->name)));
+        lose(*s, "lost", fmt::format("its SSH session ended during {}{}", test_id, err.empty() ? "" : " (" + err + ")"));
+      }
+    if (interrupted_.load()) {
+      out["interrupted"] = true;
+      rc = client.stop(2000);
+      break;
+    }
+    if (std::chrono::steady_clock::now() > deadline) {
+      out["error"] = fmt::format("fio's client ran past {:.0f} s", budget_s);
+      rc = client.stop(2000);
+      break;
+    }
+    tick();
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  }
+  return *rc;
+}
+
+// fio's client writes each job's interval log as PREFIX_iops.N.log.<host it was reached by>: the
+// host's jobs summed.
+std::vector<FioIntervalSample> Controller::host_interval_log(const std::string& prefix, const HostSession& s) const {
+  std::vector<std::vector<FioIntervalSample>> jobs;
+  const std::string suffix = ".log." + s.local_sock, head = prefix + "_iops.";
+  for (const auto& e : fs::directory_iterator(work_)) {
+    const std::string f = e.path().filename().string();
+    if (f.rfind(head, 0) == 0 && f.size() > suffix.size() && f.compare(f.size() - suffix.size(), suffix.size(), suffix) == 0) {
+      auto log = parse_fio_interval_log(read_file(e.path().string()), f);
+      if (log) jobs.push_back(std::move(*log));
+    }
+  }
+  return sum_interval_logs(jobs);
+}
+
+// Each host's own result from fio's client output, with its interval log; a host with no result
+// (or one fio reported an error for) is lost.
+Controller::HostResults Controller::host_results(const FioClientOutput& parsed, const FioRun& run, const std::string& prefix, const std::string& test_id) {
+  HostResults got;
+  for (HostSession* s : run.part) {
+    auto it = std::find_if(parsed.hosts.begin(), parsed.hosts.end(), [&](const FioHostResult& r) { return r.client == s->local_sock; });
+    if (it == parsed.hosts.end()) {
+      const bool said = std::find(parsed.disconnected.begin(), parsed.disconnected.end(), s->local_sock) != parsed.disconnected.end();
+      lose(*s, "lost", fmt::format("{} during {}", said ? "fio's client lost its connection" : "no result from fio", test_id));
+      continue;
+    }
+    if (it->error) lose(*s, "lost", fmt::format("fio reported error {} during {}", it->error, test_id));
+    got.per_host[s->host->name] = it->raw;
+    got.results.push_back(&*it);
+    got.names.push_back(s->host->name);
+    got.logs.push_back(host_interval_log(prefix, *s));
+  }
+  return got;
+}
+
+// Why the merged numbers cannot be judged as one array's (empty: they can): a host whose start is
+// unknown, hosts that started too far apart, or a window the hosts did not measure together.
+std::string Controller::not_aligned(const HostsMerge& m, const Workload& w, double log_interval_s) const {
+  const double allowed_ms = std::max(o_.max_start_spread_s, 0.02 * w.runtime_s) * 1000;
+  if (!m.start_spread_ms) return "a host's interval log is missing: its start is unknown";
+  if (static_cast<double>(*m.start_spread_ms) > allowed_ms)
+    return fmt::format("the hosts started {} ms apart (at most {:.0f} ms allowed)", *m.start_spread_ms, allowed_ms);
+  if (!w.io_limit_bytes && m.overlap_ms) {
+    // Every host measured for the whole window, together: a host that stopped early shortens it.
+    const double window_ms = w.runtime_s * 1000, slack_ms = allowed_ms + log_interval_s * 1000;
+    if (static_cast<double>(*m.overlap_ms) + slack_ms < window_ms)
+      return fmt::format("the hosts measured together for {} ms of the {:.0f} ms window", *m.overlap_ms, window_ms);
+  }
+  return {};
+}
+
+json::object Controller::run_workload(const std::string& prefix, const suites::TestSpec& test, Workload w, bool& complete, double capacities) {
+  if (o_.duration_s && !w.io_limit_bytes && !own_runtime_) w.runtime_s = *o_.duration_s;
+  if (o_.engine) w.engine = *o_.engine;
+  if (o_.suite.region_bytes && !w.size_bytes) w.size_bytes = o_.suite.region_bytes;
+  json::object out{{"rw", to_string(w.rw)}, {"bs_bytes", w.bs_bytes}, {"iodepth", w.iodepth}, {"numjobs", w.numjobs},
+                   {"runtime_s", w.runtime_s}, {"ramp_s", w.ramp_s}, {"engine", fio_engine(w.engine)}};
+  if (reads(w.rw) && writes(w.rw)) out["rwmixread"] = w.rwmixread_pct;
+  // Interval logs: 1 s, or a quarter of a short window (fio logs nothing for a run shorter than one period).
+  const double log_interval_s = log_interval_override_s_ > 0 ? log_interval_override_s_ : std::clamp(w.runtime_s / 4, 0.1, 1.0);
+  json::array sat_out;
+  auto run = write_jobs(prefix, w, capacities, log_interval_s, sat_out);
+  if (!run) {
+    out["error"] = run.error().message();
+    complete = false;
+    return out;
   }
   if (!sat_out.empty()) out["hosts_sat_out"] = std::move(sat_out);
-  if (part.empty()) {
+  if (run->part.empty()) {
     out["error"] = "no host could run it";
     return out;
   }
-  say("", fmt::format("{}: {} {} QD{} x{} on {} hosts{}", test.id, to_string(w.rw), w.bs_bytes, w.iodepth, w.numjobs, part.size(),
+  say("", fmt::format("{}: {} {} QD{} x{} on {} hosts{}", test.id, to_string(w.rw), w.bs_bytes, w.iodepth, w.numjobs, run->part.size(),
                       detail_.empty() ? "" : " (" + detail_ + ")"));
   const std::string what = fmt::format("{}: {} {} QD{} x{}{}", test.id, to_string(w.rw), format_bytes(w.bs_bytes), w.iodepth, w.numjobs,
                                        detail_.empty() ? "" : ", " + detail_);
   const std::optional<double> planned_s = w.io_limit_bytes ? std::nullopt : std::optional<double>(o_.startdelay_s + w.ramp_s + w.runtime_s);
   const auto started = std::chrono::steady_clock::now();
-  auto elapsed_s = [&] { return std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count(); };
+  auto report_progress = [&](bool finished) {
+    const double elapsed_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+    if (events_.on_progress) events_.on_progress(progress(what, elapsed_s, planned_s, run->part, finished));
+  };
   SpawnOptions so;
   so.working_dir = work_;
   so.stdout_file = fmt::format("{}/{}.out", work_, prefix);
   so.stderr_file = fmt::format("{}/{}.err", work_, prefix);
-  auto client = ChildProcess::spawn(args, so);
+  auto client = ChildProcess::spawn(run->args, so);
   if (!client) {
     out["error"] = client.error().message();
     complete = false;
     return out;
   }
-  const double budget_s = o_.startdelay_s + w.ramp_s + (w.io_limit_bytes ? 86400.0 : w.runtime_s) + 60;
-  const auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(static_cast<int64_t>(budget_s * 1000));
-  std::optional<int> rc;
-  while (!(rc = client->poll())) {
-    for (HostSession* s : part)
-      if (!s->lost() && s->server && s->server->poll()) {
-        const std::string err = last_line(read_file(fmt::format("{}/{}.ssh-server.err", work_, s->host->name)));
-        lose(*s, "lost", fmt::format("its SSH session ended during {}{}", test.id, err.empty() ? "" : " (" + err + ")"));
-      }
-    if (interrupted_.load()) {
-      out["interrupted"] = true;
-      rc = client->stop(2000);
-      break;
-    }
-    if (std::chrono::steady_clock::now() > deadline) {
-      out["error"] = fmt::format("fio's client ran past {:.0f} s", budget_s);
-      rc = client->stop(2000);
-      break;
-    }
-    if (events_.on_progress) events_.on_progress(progress(what, elapsed_s(), planned_s, part, false));
-    std::this_thread::sleep_for(std::chrono::milliseconds(100));
-  }
-  out["fio_exit_code"] = *rc;
+  out["fio_exit_code"] = wait_for_client(*client, *run, test.id, w, out, [&] { report_progress(false); });
   auto parsed = parse_fio_client_output(read_file(so.stdout_file));
   if (!parsed) {
     out["error"] = parsed.error().message();
     out["fio_messages"] = last_line(read_file(so.stderr_file));
-    for (HostSession* s : part) lose(*s, "lost", fmt::format("no result from fio for {}", test.id));
+    for (HostSession* s : run->part) lose(*s, "lost", fmt::format("no result from fio for {}", test.id));
     complete = false;
     return out;
   }
   if (!parsed->messages.empty()) out["fio_messages"] = parsed->messages;
-  std::vector<const FioHostResult*> results;
-  std::vector<std::vector<FioIntervalSample>> logs;
-  std::vector<std::string> names;
-  json::object per_host;
-  for (HostSession* s : part) {
-    auto it = std::find_if(parsed->hosts.begin(), parsed->hosts.end(), [&](const FioHostResult& r) { return r.client == s->local_sock; });
-    if (it == parsed->hosts.end()) {
-      const bool said = std::find(parsed->disconnected.begin(), parsed->disconnected.end(), s->local_sock) != parsed->disconnected.end();
-      lose(*s, "lost", fmt::format("{} during {}", said ? "fio's client lost its connection" : "no result from fio", test.id));
-      continue;
-    }
-    if (it->error) {
-      lose(*s, "lost", fmt::format("fio reported error {} during {}", it->error, test.id));
-    }
-    per_host[s->host->name] = it->raw;
-    results.push_back(&*it);
-    names.push_back(s->host->name);
-    // fio's client writes each job's interval log as PREFIX_iops.N.log.<host it was reached by>.
-    std::vector<std::vector<FioIntervalSample>> jobs;
-    const std::string suffix = ".log." + s->local_sock, head = prefix + "_iops.";
-    for (const auto& e : fs::directory_iterator(work_)) {
-      const std::string f = e.path().filename().string();
-      if (f.rfind(head, 0) == 0 && f.size() > suffix.size() && f.compare(f.size() - suffix.size(), suffix.size(), suffix) == 0) {
-        auto log = parse_fio_interval_log(read_file(e.path().string()), f);
-        if (log) jobs.push_back(std::move(*log));
-      }
-    }
-    logs.push_back(sum_interval_logs(jobs));
-  }
-  if (results.size() != part.size()) complete = false;
+  const HostResults got = host_results(*parsed, *run, prefix, test.id);
+  const auto& [results, logs, names, per_host] = got;
+  if (results.size() != run->part.size()) complete = false;
   out["hosts"] = per_host;
-  HostsMerge m = merge_hosts(results, logs, names, o_.percentiles, static_cast<uint64_t>(std::llround(log_interval_s * 1000)));
+  const auto log_ms = static_cast<uint64_t>(std::llround(log_interval_s * 1000));
+  HostsMerge m = merge_hosts(results, logs, names, o_.percentiles, log_ms);
   out["merged"] = merged_json(m);
   for (size_t i = 0; i < results.size(); ++i) last_iops_[names[i]] = results[i]->dir[0].iops + results[i]->dir[1].iops;
   last_merged_iops_ = merged_total_iops(out);
-  if (events_.on_progress) events_.on_progress(progress(what, elapsed_s(), planned_s, part, true));
+  report_progress(true);
   if (o_.host_profile) {
     // Each host's own numbers, for limits that apply per host (--host-profile).
     json::object own;
-    for (size_t i = 0; i < results.size(); ++i)
-      own[names[i]] = merged_json(merge_hosts({results[i]}, {logs[i]}, {names[i]}, o_.percentiles, static_cast<uint64_t>(std::llround(log_interval_s * 1000))));
+    for (size_t i = 0; i < results.size(); ++i) own[names[i]] = merged_json(merge_hosts({results[i]}, {logs[i]}, {names[i]}, o_.percentiles, log_ms));
     out["host_merged"] = std::move(own);
   }
-  const double allowed_ms = std::max(o_.max_start_spread_s, 0.02 * w.runtime_s) * 1000;
-  std::string not_aligned;
-  if (!m.start_spread_ms) not_aligned = "a host's interval log is missing: its start is unknown";
-  else if (static_cast<double>(*m.start_spread_ms) > allowed_ms)
-    not_aligned = fmt::format("the hosts started {} ms apart (at most {:.0f} ms allowed)", *m.start_spread_ms, allowed_ms);
-  else if (!w.io_limit_bytes && m.overlap_ms) {
-    // Every host measured for the whole window, together: a host that stopped early shortens it.
-    const double window_ms = w.runtime_s * 1000, slack_ms = allowed_ms + log_interval_s * 1000;
-    if (static_cast<double>(*m.overlap_ms) + slack_ms < window_ms)
-      not_aligned = fmt::format("the hosts measured together for {} ms of the {:.0f} ms window", *m.overlap_ms, window_ms);
-  }
-  if (!not_aligned.empty()) out["not_judged"] = not_aligned;
+  if (const std::string why = not_aligned(m, w, log_interval_s); !why.empty()) out["not_judged"] = why;
   return out;
 }
 
@@ -716,6 +780,153 @@ void Controller::shut_down() {
   }
 }
 
+// The work folder (job files, fio's outputs, the forwarded sockets), removed at the end; its name
+// carries our pid, so what a killed controller left behind is known by whoever killed it. Returns
+// why it could not be made (empty: made).
+std::string Controller::make_work_folder() {
+  std::error_code tmp_ec;
+  const fs::path tmp = fs::temp_directory_path(tmp_ec);
+  std::string tmpl = fmt::format("{}/diskvet-hosts-{}-XXXXXX", tmp_ec ? "/tmp" : tmp.string(), ::getpid());
+  if (!::mkdtemp(tmpl.data())) return fmt::format("cannot make a work folder in {}: {}", fs::path(tmpl).parent_path().string(), std::strerror(errno));
+  work_ = tmpl;
+  return {};
+}
+
+// The controller's own fio: every host must run the same build (fio refuses other protocol versions).
+std::string Controller::local_fio_version() const {
+  SpawnOptions so;
+  so.pipe_stdout = true;
+  auto c = ChildProcess::spawn({o_.local_fio, "--version"}, so);
+  if (!c) return {};
+  std::string version = last_line(c->read_rest(10000));
+  c->wait_for(5000);
+  return version;
+}
+
+// The gate phase: fio's servers up on every host with the controller's fio, then every device held
+// (or refused) by the host's own gate. On failure the run's status, exit code and error.
+bool Controller::hold_hosts(json::object& rep, std::string& status, int& exit) {
+  if (!start_servers()) {
+    status = "INCOMPLETE";
+    return false;
+  }
+  std::vector<std::string> differ;
+  for (HostSession& s : hosts_)
+    if (s.fio_version != local_version_) {
+      differ.push_back(fmt::format("{} runs {}", s.host->name, s.fio_version));
+      lose(s, "version-mismatch", fmt::format("runs {}, the controller {}", s.fio_version, local_version_));
+    }
+  if (!differ.empty()) {
+    std::string list;
+    for (const auto& d : differ) list += (list.empty() ? "" : "; ") + d;
+    rep["error"] = fmt::format("every host must run the controller's fio ({}): {}", local_version_, list);
+    status = "REFUSED";
+    exit = 2;
+    return false;
+  }
+  if (start_gates()) return true;
+  const bool refused = std::any_of(hosts_.begin(), hosts_.end(), [](const HostSession& s) { return s.state == "refused"; });
+  status = refused ? "REFUSED" : "INCOMPLETE";
+  exit = refused ? 2 : 3;
+  if (refused) rep["error"] = "a host's gate refused a device: nothing was written";
+  return false;
+}
+
+// The preparation phase: preconditioning, then, before read tests, the unwritten-space probe (never
+// written space would make every read number fiction), preconditioning after it when the suite says
+// so. Returns why the results cannot be judged (verdicts fail closed), empty when they can.
+std::string Controller::prepare(json::object& rep, bool& complete) {
+  std::string required_missing;
+  if (o_.suite.precondition.enabled) {
+    json::object pre = precondition(complete);
+    if (const json::value* inc = pre.if_contains("incomplete"); inc && o_.suite.precondition.required)
+      required_missing = "preconditioning required and incomplete: " + std::string(inc->as_string());
+    rep["precondition"] = std::move(pre);
+  }
+  const bool suite_reads = std::any_of(o_.suite.tests.begin(), o_.suite.tests.end(), [](const suites::TestSpec& t) {
+    return std::any_of(t.workloads.begin(), t.workloads.end(), [](const Workload& w) { return reads(w.rw); });
+  });
+  if (o_.suite.probe.enabled && suite_reads && !o_.engine) {
+    std::string unwritten;
+    json::object probe = probe_hosts(unwritten);
+    if (!unwritten.empty() && o_.suite.probe.on_unwritten == suites::OnUnwritten::precondition && !o_.suite.precondition.enabled) {
+      say("", "probe: " + unwritten + "; preconditioning");
+      rep["precondition"] = precondition(complete);
+      unwritten.clear();
+      probe = probe_hosts(unwritten);
+    }
+    rep["probe"] = std::move(probe);
+    if (!unwritten.empty() && required_missing.empty()) required_missing = "unwritten space would be read: " + unwritten;
+  }
+  if (!required_missing.empty()) {
+    rep["not_judged"] = required_missing;
+    say("", "not judged: " + required_missing);
+  }
+  return required_missing;
+}
+
+// One workload of a test as the suite runs it: a sweep, steady-state rounds, or one run; read
+// workloads warm the caches first where the suite asks.
+json::object Controller::run_test_workload(const std::string& prefix, const suites::TestSpec& test, const Workload& w, bool& complete) {
+  if (test.sweep) return run_sweep(prefix, test, w, complete);
+  json::object warm;
+  if (o_.suite.warmup.enabled && !writes(w.rw)) warm = warm_up(prefix + "warm", test, w, complete);
+  json::object done;
+  if (o_.suite.steady_state.enabled) {
+    HostsRounds rounds(o_.suite.steady_state.criteria, o_.suite.steady_state.required, test.track_latency);
+    done = run_steady_rounds(prefix, test, w, complete, rounds);
+  } else {
+    done = run_workload(prefix, test, w, complete);
+  }
+  if (!warm.empty()) done["warmup"] = std::move(warm);
+  return done;
+}
+
+// Per-host limits (--host-profile): every host judged on its own numbers; the worst host counts for
+// the test (its statuses join `statuses`).
+json::object Controller::judge_per_host(const suites::TestSpec& test, const std::vector<json::object>& done, bool complete,
+                                        const std::string& required_missing, std::vector<VerdictStatus>& statuses) const {
+  json::object per_host;
+  for (const HostSession& s : hosts_) {
+    std::vector<json::object> own;
+    for (const json::object& d : done) {
+      json::object w = d;
+      w.erase("merged");
+      if (const json::value* hm = d.if_contains("host_merged"); hm && hm->as_object().contains(s.host->name)) w["merged"] = hm->as_object().at(s.host->name);
+      own.push_back(std::move(w));
+    }
+    json::object hj;
+    judge_hosts_test(hj, test.id, *o_.host_profile, own, complete && !s.lost(), required_missing);
+    if (auto st = parse_status(hj.at("status").as_string())) statuses.push_back(*st);
+    per_host[s.host->name] = std::move(hj);
+  }
+  return per_host;
+}
+
+// The test phase: each test's workloads (or matrix) across the hosts, judged against the profile
+// and, per host, the host profile.
+json::array Controller::run_tests(bool& complete, const std::string& required_missing, std::vector<VerdictStatus>& statuses) {
+  json::array tests;
+  for (size_t t = 0; t < o_.suite.tests.size() && complete && !interrupted_.load(); ++t) {
+    const suites::TestSpec& test = o_.suite.tests[t];
+    std::vector<json::object> done;
+    json::object matrix;
+    if (test.matrix) done = run_matrix(fmt::format("t{}", t), test, complete, matrix);
+    for (size_t wi = 0; !test.matrix && wi < test.workloads.size() && complete && !interrupted_.load(); ++wi)
+      done.push_back(run_test_workload(fmt::format("t{}w{}", t, wi), test, test.workloads[wi], complete));
+    json::array workloads;
+    for (const auto& d : done) workloads.push_back(d);
+    json::object tj{{"id", test.id}, {"workloads", std::move(workloads)}};
+    if (!matrix.empty()) tj["matrix"] = std::move(matrix);
+    if (o_.profile) judge_hosts_test(tj, test.id, *o_.profile, done, complete, required_missing);
+    if (o_.host_profile) tj["host_verdicts"] = judge_per_host(test, done, complete, required_missing, statuses);
+    if (const json::value* st = tj.if_contains("status"); st && st->is_string())
+      if (auto s = parse_status(st->get_string())) statuses.push_back(*s);
+    tests.push_back(std::move(tj));
+  }
+  return tests;
+}
+
 HostsRunResult Controller::run() {
   HostsRunResult r;
   json::object& rep = r.report;
@@ -727,31 +938,16 @@ HostsRunResult Controller::run() {
   rep["started"] = utc_now_iso8601();
   std::random_device rd;
   run_id_ = fmt::format("{:08x}", rd());
-  // The work folder (job files, fio's outputs, the forwarded sockets) is removed at the end; its name
-  // carries our pid, so what a killed controller left behind is known by whoever killed it.
-  std::error_code tmp_ec;
-  const fs::path tmp = fs::temp_directory_path(tmp_ec);
-  std::string tmpl = fmt::format("{}/diskvet-hosts-{}-XXXXXX", tmp_ec ? "/tmp" : tmp.string(), ::getpid());
-  if (!::mkdtemp(tmpl.data())) {
-    rep["error"] = fmt::format("cannot make a work folder in {}: {}", fs::path(tmpl).parent_path().string(), std::strerror(errno));
+  if (const std::string why = make_work_folder(); !why.empty()) {
+    rep["error"] = why;
     return r;
   }
-  work_ = tmpl;
   for (const Host& h : o_.inventory.hosts) {
     HostSession s;
     s.host = &h;
     hosts_.push_back(std::move(s));
   }
-  // The controller's own fio: every host must run the same build (fio refuses other protocol versions).
-  {
-    SpawnOptions so;
-    so.pipe_stdout = true;
-    auto c = ChildProcess::spawn({o_.local_fio, "--version"}, so);
-    if (c) {
-      local_version_ = last_line(c->read_rest(10000));
-      c->wait_for(5000);
-    }
-  }
+  local_version_ = local_fio_version();
   rep["controller_fio_version"] = local_version_;
   std::string status = "COMPLETE";
   int exit = 3;
@@ -760,116 +956,19 @@ HostsRunResult Controller::run() {
     rep["error"] = "fio is not installed on the controller (install fio)";
     status = "REFUSED";
     exit = 2;
-  } else if (!start_servers()) {
-    status = "INCOMPLETE";
-  } else {
-    std::vector<std::string> differ;
-    for (const HostSession& s : hosts_)
-      if (s.fio_version != local_version_) differ.push_back(fmt::format("{} runs {}", s.host->name, s.fio_version));
-    if (!differ.empty()) {
-      for (HostSession& s : hosts_)
-        if (s.fio_version != local_version_) lose(s, "version-mismatch", fmt::format("runs {}, the controller {}", s.fio_version, local_version_));
-      std::string list;
-      for (const auto& d : differ) list += (list.empty() ? "" : "; ") + d;
-      rep["error"] = fmt::format("every host must run the controller's fio ({}): {}", local_version_, list);
-      status = "REFUSED";
-      exit = 2;
-    } else if (!start_gates()) {
-      const bool refused = std::any_of(hosts_.begin(), hosts_.end(), [](const HostSession& s) { return s.state == "refused"; });
-      status = refused ? "REFUSED" : "INCOMPLETE";
-      exit = refused ? 2 : 3;
-      if (refused) rep["error"] = "a host's gate refused a device: nothing was written";
-    } else {
-      bool complete = true;
-      std::vector<VerdictStatus> statuses;
-      // Verdicts fail closed: a required preconditioning that did not cover every host's devices.
-      std::string required_missing;
-      if (o_.suite.precondition.enabled) {
-        json::object pre = precondition(complete);
-        if (const json::value* inc = pre.if_contains("incomplete"); inc && o_.suite.precondition.required)
-          required_missing = "preconditioning required and incomplete: " + std::string(inc->as_string());
-        rep["precondition"] = std::move(pre);
-      }
-      // Before read tests: never-written space would make every read number fiction (probe, then
-      // precondition when the suite says so and nothing has written the devices yet).
-      const bool suite_reads = std::any_of(o_.suite.tests.begin(), o_.suite.tests.end(), [](const suites::TestSpec& t) {
-        return std::any_of(t.workloads.begin(), t.workloads.end(), [](const Workload& w) { return reads(w.rw); });
-      });
-      if (o_.suite.probe.enabled && suite_reads && !o_.engine) {
-        std::string unwritten;
-        json::object probe = probe_hosts(unwritten);
-        if (!unwritten.empty() && o_.suite.probe.on_unwritten == suites::OnUnwritten::precondition && !o_.suite.precondition.enabled) {
-          say("", "probe: " + unwritten + "; preconditioning");
-          rep["precondition"] = precondition(complete);
-          unwritten.clear();
-          probe = probe_hosts(unwritten);
-        }
-        rep["probe"] = std::move(probe);
-        if (!unwritten.empty() && required_missing.empty()) required_missing = "unwritten space would be read: " + unwritten;
-      }
-      if (!required_missing.empty()) {
-        rep["not_judged"] = required_missing;
-        say("", "not judged: " + required_missing);
-      }
-      for (size_t t = 0; t < o_.suite.tests.size() && complete && !interrupted_.load(); ++t) {
-        const suites::TestSpec& test = o_.suite.tests[t];
-        json::array workloads;
-        std::vector<json::object> done;
-        json::object matrix;
-        if (test.matrix) done = run_matrix(fmt::format("t{}", t), test, complete, matrix);
-        for (size_t wi = 0; !test.matrix && wi < test.workloads.size() && complete && !interrupted_.load(); ++wi) {
-          Workload w = test.workloads[wi];
-          if (test.sweep) {
-            done.push_back(run_sweep(fmt::format("t{}w{}", t, wi), test, w, complete));
-          } else if (o_.suite.steady_state.enabled) {
-            json::object warm;
-            if (o_.suite.warmup.enabled && !writes(w.rw)) warm = warm_up(fmt::format("t{}w{}warm", t, wi), test, w, complete);
-            HostsRounds rounds(o_.suite.steady_state.criteria, o_.suite.steady_state.required, test.track_latency);
-            done.push_back(run_steady_rounds(fmt::format("t{}w{}", t, wi), test, w, complete, rounds));
-            if (!warm.empty()) done.back()["warmup"] = std::move(warm);
-          } else {
-            json::object warm;
-            if (o_.suite.warmup.enabled && !writes(w.rw)) warm = warm_up(fmt::format("t{}w{}warm", t, wi), test, w, complete);
-            done.push_back(run_workload(fmt::format("t{}w{}", t, wi), test, w, complete));
-            if (!warm.empty()) done.back()["warmup"] = std::move(warm);
-          }
-        }
-        for (const auto& d : done) workloads.push_back(d);
-        json::object tj{{"id", test.id}, {"workloads", std::move(workloads)}};
-        if (!matrix.empty()) tj["matrix"] = std::move(matrix);
-        if (o_.profile) judge_hosts_test(tj, test.id, *o_.profile, done, complete, required_missing);
-        if (o_.host_profile) {
-          // Per-host limits: every host judged on its own numbers; the worst host counts for the test.
-          json::object per_host;
-          for (const HostSession& s : hosts_) {
-            std::vector<json::object> own;
-            for (const json::object& d : done) {
-              json::object w = d;
-              w.erase("merged");
-              if (const json::value* hm = d.if_contains("host_merged"); hm && hm->as_object().contains(s.host->name))
-                w["merged"] = hm->as_object().at(s.host->name);
-              own.push_back(std::move(w));
-            }
-            json::object hj;
-            judge_hosts_test(hj, test.id, *o_.host_profile, own, complete && !s.lost(), required_missing);
-            if (auto st = parse_status(hj.at("status").as_string())) statuses.push_back(*st);
-            per_host[s.host->name] = std::move(hj);
-          }
-          tj["host_verdicts"] = std::move(per_host);
-        }
-        if (const json::value* st = tj.if_contains("status"); st && st->is_string())
-          if (auto s = parse_status(st->get_string())) statuses.push_back(*s);
-        tests.push_back(std::move(tj));
-      }
-      const bool interrupted = interrupted_.load();
-      if (!complete || interrupted) status = "INCOMPLETE";
-      if (interrupted) rep["interrupted"] = true;
-      const bool measurement_only = !o_.profile && !o_.host_profile;
-      const bool aborted = status != "COMPLETE";
-      const VerdictStatus overall = statuses.empty() ? VerdictStatus::not_judged : rollup_overall(statuses);
-      rep["verdict"] = aborted ? "ERROR" : std::string(to_string(overall));
-      exit = exit_code(overall, aborted, measurement_only);
-    }
+  } else if (hold_hosts(rep, status, exit)) {
+    bool complete = true;
+    std::vector<VerdictStatus> statuses;
+    const std::string required_missing = prepare(rep, complete);
+    tests = run_tests(complete, required_missing, statuses);
+    const bool interrupted = interrupted_.load();
+    if (!complete || interrupted) status = "INCOMPLETE";
+    if (interrupted) rep["interrupted"] = true;
+    const bool measurement_only = !o_.profile && !o_.host_profile;
+    const bool aborted = status != "COMPLETE";
+    const VerdictStatus overall = statuses.empty() ? VerdictStatus::not_judged : rollup_overall(statuses);
+    rep["verdict"] = aborted ? "ERROR" : std::string(to_string(overall));
+    exit = exit_code(overall, aborted, measurement_only);
   }
   shut_down();
   // A run refused or stopped before its tests has no verdict of its own: it measured nothing, so it

@@ -286,16 +286,9 @@ std::vector<Stall> overdue(const std::vector<std::unique_ptr<JobSlot>>& jobs, ui
   return out;
 }
 
-}  // namespace
-
-Result<Measurement> run_workload(const Workload& asked, const Target& target, RunControl control) {
-  static const std::atomic<bool> never{false};
-  Workload w = asked;
-  // On a single CPU a spinning job would keep the completion path (a kernel worker, an interrupt
-  // thread) off the CPU it needs: there the job sleeps, and the measurement's options say so.
-  if (w.spin_us && (w.cpus.empty() ? CpuSet::allowed_now() : w.cpus).cpus.size() < 2) w.spin_us = 0;
-  const std::atomic<bool>& caller_stop = control.stop ? *control.stop : never;
-  const std::atomic<bool>& interrupt = control.interrupt ? *control.interrupt : never;
+// The checks a workload passes before any job starts; the verification state it verifies against
+// (nullptr for one that does not verify).
+Result<VerifyState*> check_workload(const Workload& w, const Target& target, const RunControl& control) {
   if (writes(w.rw) && !target.writable() && w.engine != BackendKind::null)
     return safety_error(target.info().path, "opened read-only, cannot run a write workload");
   // Polled completions only where the device's queue polls, refused before any I/O: elsewhere
@@ -304,168 +297,246 @@ Result<Measurement> run_workload(const Workload& asked, const Target& target, Ru
     if (auto polls = check_poll_queues(target.info()); !polls) return polls.error();
   if (w.engine == BackendKind::io_uring_cmd)
     if (auto ok = check_passthrough(w, target); !ok) return ok.error();
-  VerifyState* verify = w.verify ? control.verify : nullptr;
-  if (w.verify) {
-    if (!verify) return input_error("verify", "a verifying workload needs the device's verification state", "run it from a suite (diskvet run)");
-    if (w.engine == BackendKind::null) return input_error("engine", "the null engine moves no data and cannot verify", "use io_uring or psync");
-    if (verify->bs_bytes() != w.bs_bytes || w.offset_bytes < verify->base_offset_bytes() ||
-        w.offset_bytes + w.size_bytes > verify->offset_of(verify->blocks()))
-      return input_error("bs", "every verifying workload of a device must use the same block size and region", "give the verifying workloads one bs");
-  }
+  if (!w.verify) return static_cast<VerifyState*>(nullptr);
+  VerifyState* verify = control.verify;
+  if (!verify)
+    return input_error("verify", "a verifying workload needs the device's verification state", "run it from a suite (diskvet run)");
+  if (w.engine == BackendKind::null)
+    return input_error("engine", "the null engine moves no data and cannot verify", "use io_uring or psync");
+  if (verify->bs_bytes() != w.bs_bytes || w.offset_bytes < verify->base_offset_bytes() ||
+      w.offset_bytes + w.size_bytes > verify->offset_of(verify->blocks()))
+    return input_error("bs", "every verifying workload of a device must use the same block size and region",
+                       "give the verifying workloads one bs");
+  return verify;
+}
 
-  // Everything a started job thread touches lives here, shared with the threads: a thread left
-  // behind on a hung device (the watchdog below) finds it intact whenever it wakes.
-  auto run = std::make_shared<EngineRun>(w);
-  std::vector<std::unique_ptr<JobSlot>>& jobs = run->jobs;
-  for (const auto& p : plan_jobs(w)) {
-    jobs.push_back(std::make_unique<JobSlot>());
-    jobs.back()->plan = p;
-    jobs.back()->watch = std::make_unique<SlotWatch[]>(p.depth);
-    jobs.back()->live.watch = jobs.back()->watch.get();
-    if (control.iolog) jobs.back()->iolog = std::make_unique<JobIoLog>();
+// One slot per planned job, each with the watchdog's view of its slots and, when asked, its iolog.
+void make_jobs(EngineRun& run, bool keep_iolog) {
+  for (const auto& p : plan_jobs(run.w)) {
+    auto slot = std::make_unique<JobSlot>();
+    slot->plan = p;
+    slot->watch = std::make_unique<SlotWatch[]>(p.depth);
+    slot->live.watch = slot->watch.get();
+    if (keep_iolog) slot->iolog = std::make_unique<JobIoLog>();
+    run.jobs.push_back(std::move(slot));
   }
-  install_wake_signal();
-  // The jobs stop when the caller says so or when setup fails; one flag they all poll.
-  std::atomic<bool>& stop = run->stop;
-  Timeline& tl = run->tl;
-  std::atomic<uint64_t>& go = run->go;
-  run->ready.emplace(static_cast<std::ptrdiff_t>(jobs.size()));
-  std::vector<std::thread> threads;
-  threads.reserve(jobs.size());
+  run.ready.emplace(static_cast<std::ptrdiff_t>(run.jobs.size()));
+}
+
+// One thread per job, each holding the shared run. The host refusing a thread (RLIMIT_NPROC, a
+// cgroup's pids.max) stops the jobs already started before their first I/O, joins them, and ends
+// the run with the reason.
+Status start_jobs(const std::shared_ptr<EngineRun>& run, const Target& target, VerifyState* verify, std::vector<std::thread>& threads) {
+  threads.reserve(run->jobs.size());
   try {
-    for (auto& j : jobs)
+    for (auto& j : run->jobs)
       threads.emplace_back([run, slot = j.get(), &target, verify] { job_thread(*slot, run->w, target, run->tl, *run->ready, run->go, run->stop, verify); });
   } catch (const std::system_error& e) {
-    // The host refused a thread (RLIMIT_NPROC, a cgroup's pids.max): the jobs already started are
-    // told to stop before their first I/O, released and joined; the run ends with the reason.
-    stop.store(true);
-    go.store(1, std::memory_order_release);
+    run->stop.store(true);
+    run->go.store(1, std::memory_order_release);
     for (auto& t : threads) t.join();
-    return runtime_error(target.info().path, fmt::format("cannot start job thread {} of {}: {}", threads.size() + 1, jobs.size(), e.what()),
+    return runtime_error(target.info().path,
+                         fmt::format("cannot start job thread {} of {}: {}", threads.size() + 1, run->jobs.size(), e.what()),
                          "raise the limit on processes (ulimit -u, the cgroup's pids.max) or run fewer jobs");
   }
-  run->ready->wait();
+  return ok_status();
+}
 
+// Once every job is ready: the first job's setup error, if any; otherwise the timeline is set (1 ms
+// for every job to reach the start line, the ramp, the measured window). Either way the jobs go.
+std::optional<Error> release_jobs(EngineRun& run) {
   std::optional<Error> setup_error;
-  for (auto& j : jobs)
+  for (auto& j : run.jobs)
     if (j->setup_error && !setup_error) setup_error = j->setup_error;
-  tl.start_ns = now_ns() + 1'000'000;  // 1 ms for every job to reach the start line
-  tl.ramp_end_ns = tl.start_ns + static_cast<uint64_t>(w.ramp_s * 1e9);
-  tl.end_ns = tl.ramp_end_ns + static_cast<uint64_t>(w.runtime_s * 1e9);
-  if (setup_error) stop.store(true);
-  go.store(1, std::memory_order_release);
+  Timeline& tl = run.tl;
+  tl.start_ns = now_ns() + 1'000'000;
+  tl.ramp_end_ns = tl.start_ns + static_cast<uint64_t>(run.w.ramp_s * 1e9);
+  tl.end_ns = tl.ramp_end_ns + static_cast<uint64_t>(run.w.runtime_s * 1e9);
+  if (setup_error) run.stop.store(true);
+  run.go.store(1, std::memory_order_release);
+  return setup_error;
+}
 
-  // Sampler and watchdog: one interval sample per interval_s of the measured window.
-  Measurement m;
-  m.workload = w;
-  SystemClock system_clock;
-  Clock& clock = control.sampler_clock ? *control.sampler_clock : system_clock;
-  const uint64_t interval_ns = static_cast<uint64_t>(w.interval_s * 1e9);
-  IntervalSample prev{};
-  uint64_t prev_t = tl.ramp_end_ns;
-  uint64_t next_t = tl.ramp_end_ns + interval_ns;
-  bool interrupted = false;
-  auto progress = [&](uint64_t t, const IntervalSample& totals) {
-    if (w.io_limit_bytes) return std::min(1.0, static_cast<double>(totals.bytes[0] + totals.bytes[1]) / static_cast<double>(w.io_limit_bytes));
-    return std::min(1.0, static_cast<double>(t - tl.start_ns) / static_cast<double>(tl.end_ns - tl.start_ns));
-  };
-  // The ramp's series, bucket by bucket; the last bucket ends at the ramp's end and is read a poll
-  // later, once every job has published what it reaped before then.
-  const bool keep_ramp = w.ramp_s >= kRampSeriesMinS;
-  const uint64_t ramp_bucket_ns = keep_ramp ? static_cast<uint64_t>(ramp_bucket_s(w.ramp_s, w.interval_s) * 1e9) : 0;
-  m.ramp_bucket_s = keep_ramp ? ramp_bucket_s(w.ramp_s, w.interval_s) : 0;
-  IntervalSample ramp_prev{};
-  uint64_t ramp_prev_t = tl.start_ns;
-  uint64_t ramp_next_t = keep_ramp ? std::min(tl.start_ns + ramp_bucket_ns, tl.ramp_end_ns) : UINT64_MAX;
-  auto ramp_sample = [&](uint64_t t) {
-    const uint64_t end = std::min(t, tl.ramp_end_ns);
-    if (end <= ramp_prev_t) return;
-    IntervalSample now = ramp_snapshot(jobs);
-    m.ramp_intervals.push_back(difference(now, ramp_prev, static_cast<double>(ramp_prev_t - tl.start_ns) / 1e9,
-                                          static_cast<double>(end - ramp_prev_t) / 1e9));
-    ramp_prev = now;
-    ramp_prev_t = end;
-  };
-  const uint64_t timeout_ns = static_cast<uint64_t>(w.io_timeout_s * 1e9);
-  const uint64_t deadline_ns = timeout_ns + static_cast<uint64_t>(w.io_grace_s * 1e9);
-  uint64_t abandoned_at = 0;
-  uint64_t last_look = clock.now_ns();
-  uint64_t paused_until = 0;  // the end of diskvet's latest pause: I/Os out across it are aged from here
-  while (!all_done(jobs)) {
-    // Wake at the next interval boundary, but look at the stop flags and the in-flight I/Os every
-    // kEnginePollNs; once stopping, far more often, so the run ends as soon as the jobs have left.
-    const uint64_t before = clock.now_ns();
-    uint64_t soon = before + (stop.load(std::memory_order_relaxed) ? kEnginePollNs / 10 : kEnginePollNs);
-    // Past the window's last sample (a sampler that was late for it) the next boundary is stale: a
-    // wake at it would not sleep at all, and the sampler would spin until the jobs have drained.
-    const bool sampled_all = before > tl.end_ns + interval_ns / 2;
-    uint64_t wake = std::min<uint64_t>({sampled_all ? soon : next_t, tl.end_ns > before ? tl.end_ns : soon, soon,
-                                        ramp_next_t == tl.ramp_end_ns ? ramp_next_t + kEnginePollNs / 4 : ramp_next_t});
-    clock.sleep_until_ns(wake);
-    if ((caller_stop.load(std::memory_order_relaxed) || interrupt.load(std::memory_order_relaxed)) && !stop.load()) {
-      stop.store(true);
-      interrupted = true;
-    }
-    uint64_t t = clock.now_ns();
-    // Late for a time that had not passed when it went to sleep: late by what it slept through.
-    if (const uint64_t due = std::max(wake, before); t > due && t - due >= kSamplerPauseNs && !abandoned_at) {
-      // diskvet itself was not running (stopped, its VM paused, starved): nothing seen on this look
-      // is the device's doing. The pause is recorded from the last look, and the I/Os out across it
-      // get a whole deadline from its end before the watchdog judges them.
-      m.pauses.push_back({last_look > tl.start_ns ? static_cast<double>(last_look - tl.start_ns) / 1e9 : 0, static_cast<double>(t - last_look) / 1e9});
-      paused_until = last_look = t;
-      continue;
-    }
-    last_look = t;
-    const OutNow out = out_now(jobs, t, paused_until);
-    if (abandoned_at == 0 && out.oldest_ns > deadline_ns) {
-      // The watchdog's hard deadline: the I/Os past io_timeout are recorded as they stand, and every
-      // job is told to leave, woken from its wait (io_uring_enter returns EINTR on the signal).
-      abandoned_at = t;
-      m.stalls = overdue(jobs, t, paused_until, timeout_ns, tl.start_ns);
-      m.stall_count = m.stalls.size();
-      m.abandoned = true;
-      stop.store(true);
-      for (auto& j : jobs) j->live.abandon.store(true, std::memory_order_relaxed);
-    }
-    if (abandoned_at) {
-      // Signal until every job has left; one in an uninterruptible wait (psync's pread on a hung
-      // device) is left behind after a second: it holds the shared run state, and exits when the
-      // kernel finally answers.
-      for (size_t i = 0; i < jobs.size(); ++i)
-        if (!jobs[i]->live.done.load(std::memory_order_acquire)) pthread_kill(threads[i].native_handle(), SIGURG);
-      if (t - abandoned_at > 1'000'000'000) break;
-      continue;
-    }
-    if (t >= ramp_next_t && (ramp_next_t < tl.ramp_end_ns || t >= tl.ramp_end_ns + kEnginePollNs / 4)) {
-      ramp_sample(t);
-      if (ramp_prev_t >= tl.ramp_end_ns) {
-        ramp_next_t = UINT64_MAX;
-      } else {
-        while (ramp_next_t <= t) ramp_next_t += ramp_bucket_ns;
-        ramp_next_t = std::min(ramp_next_t, tl.ramp_end_ns);
+// The sampler and watchdog of one run, on the thread that called run_workload: one interval sample
+// per interval_s of the measured window, the ramp's series bucket by bucket, Little's law from the
+// slots, diskvet's own pauses, and the hard deadline that abandons a hung device. It reads time from
+// a Clock, so its tests run on synthetic time.
+class Sampler {
+ public:
+  Sampler(EngineRun& run, Measurement& m, const RunControl& control, Clock& clock)
+      : run_(run), jobs_(run.jobs), tl_(run.tl), w_(run.w), m_(m), control_(control), clock_(clock) {
+    interval_ns_ = static_cast<uint64_t>(w_.interval_s * 1e9);
+    prev_t_ = tl_.ramp_end_ns;
+    next_t_ = tl_.ramp_end_ns + interval_ns_;
+    keep_ramp_ = w_.ramp_s >= kRampSeriesMinS;
+    m_.ramp_bucket_s = keep_ramp_ ? ramp_bucket_s(w_.ramp_s, w_.interval_s) : 0;
+    ramp_bucket_ns_ = static_cast<uint64_t>(m_.ramp_bucket_s * 1e9);
+    ramp_prev_t_ = tl_.start_ns;
+    ramp_next_t_ = keep_ramp_ ? std::min(tl_.start_ns + ramp_bucket_ns_, tl_.ramp_end_ns) : UINT64_MAX;
+    timeout_ns_ = static_cast<uint64_t>(w_.io_timeout_s * 1e9);
+    deadline_ns_ = timeout_ns_ + static_cast<uint64_t>(w_.io_grace_s * 1e9);
+    last_look_ = clock_.now_ns();
+  }
+
+  // Looks until every job has left, or a second after the watchdog abandoned them (a job in an
+  // uninterruptible wait, psync's pread on a hung device, is left behind).
+  void watch(std::vector<std::thread>& threads, const std::atomic<bool>& caller_stop, const std::atomic<bool>& interrupt) {
+    while (!all_done(jobs_)) {
+      const uint64_t before = clock_.now_ns();
+      const uint64_t wake = wake_at(before);
+      clock_.sleep_until_ns(wake);
+      if ((caller_stop.load(std::memory_order_relaxed) || interrupt.load(std::memory_order_relaxed)) && !run_.stop.load()) {
+        run_.stop.store(true);
+        interrupted_ = true;
       }
-    }
-    if (t > tl.ramp_end_ns && t <= tl.end_ns) {
-      // Little's law from what the device holds, not from IOPS x latency alone.
-      m.inflight_sum += static_cast<double>(out.count);
-      ++m.inflight_samples;
-    }
-    if (t >= next_t && t <= tl.end_ns + interval_ns / 2 && t > tl.ramp_end_ns) {
-      IntervalSample totals = snapshot(jobs);
-      IntervalSample s = difference(totals, prev, static_cast<double>(prev_t - tl.ramp_end_ns) / 1e9, static_cast<double>(t - prev_t) / 1e9);
-      const IntervalLatencyTotals lat = interval_latency(jobs);
-      lat.fill(s);
-      m.intervals.push(s);
-      if (control.latency_observer) control.latency_observer->on_interval_latency(s, lat);
-      if (control.observer) control.observer->on_interval(s, progress(t, totals));
-      prev = totals;
-      prev_t = t;
-      next_t += interval_ns;
-      while (next_t <= t) next_t += interval_ns;
+      const uint64_t t = clock_.now_ns();
+      if (paused(std::max(wake, before), t)) continue;
+      last_look_ = t;
+      const OutNow out = out_now(jobs_, t, paused_until_);
+      if (!abandoned_at_ && out.oldest_ns > deadline_ns_) abandon(t);
+      if (abandoned_at_) {
+        // Signal until every job has left; one still in the kernel after a second is left behind:
+        // it holds the shared run state, and exits when the kernel finally answers.
+        for (size_t i = 0; i < jobs_.size(); ++i)
+          if (!jobs_[i]->live.done.load(std::memory_order_acquire)) pthread_kill(threads[i].native_handle(), SIGURG);
+        if (t - abandoned_at_ > 1'000'000'000) break;
+        continue;
+      }
+      sample_ramp_if_due(t);
+      if (t > tl_.ramp_end_ns && t <= tl_.end_ns) {
+        // Little's law from what the device holds, not from IOPS x latency alone.
+        m_.inflight_sum += static_cast<double>(out.count);
+        ++m_.inflight_samples;
+      }
+      if (t >= next_t_ && t <= tl_.end_ns + interval_ns_ / 2 && t > tl_.ramp_end_ns) sample_interval(t);
     }
   }
-  // Jobs that left are joined; only an abandoned run can have one still out, and it is detached.
+
+  // After the jobs were joined (`joined`: which were): the ramp of a run that ended inside it, and
+  // the final, usually partial, interval up to the end of the window. Returns the window's end.
+  uint64_t finish(const std::vector<bool>& joined) {
+    if (keep_ramp_ && ramp_next_t_ != UINT64_MAX && !abandoned_at_) ramp_sample(clock_.now_ns());
+    uint64_t last_finish = tl_.ramp_end_ns;
+    for (size_t i = 0; i < jobs_.size(); ++i)
+      if (joined[i]) last_finish = std::max(last_finish, jobs_[i]->result.finish_ns);
+    uint64_t window_end = std::min(tl_.end_ns, last_finish);
+    const IntervalSample totals = snapshot(jobs_);
+    IntervalLatencyTotals last_lat = abandoned_at_ ? IntervalLatencyTotals{} : interval_latency(jobs_);
+    if ((window_end > prev_t_ && (totals.ios[0] + totals.ios[1]) > (prev_.ios[0] + prev_.ios[1])) || last_lat.count()) {
+      IntervalSample s = difference(totals, prev_, static_cast<double>(prev_t_ - tl_.ramp_end_ns) / 1e9,
+                                    window_end > prev_t_ ? static_cast<double>(window_end - prev_t_) / 1e9 : 0);
+      publish(s, last_lat, 1.0);
+    }
+    return abandoned_at_ ? std::min(window_end, abandoned_at_) : window_end;
+  }
+
+  bool interrupted() const { return interrupted_; }
+
+ private:
+  // The next interval boundary, but a look at the stop flags and the in-flight I/Os every
+  // kEnginePollNs; once stopping, far more often, so the run ends as soon as the jobs have left.
+  uint64_t wake_at(uint64_t before) const {
+    const uint64_t soon = before + (run_.stop.load(std::memory_order_relaxed) ? kEnginePollNs / 10 : kEnginePollNs);
+    // Past the window's last sample (a sampler that was late for it) the next boundary is stale: a
+    // wake at it would not sleep at all, and the sampler would spin until the jobs have drained.
+    const bool sampled_all = before > tl_.end_ns + interval_ns_ / 2;
+    return std::min<uint64_t>({sampled_all ? soon : next_t_, tl_.end_ns > before ? tl_.end_ns : soon, soon,
+                               ramp_next_t_ == tl_.ramp_end_ns ? ramp_next_t_ + kEnginePollNs / 4 : ramp_next_t_});
+  }
+
+  // Woken at t for `due`, a time that had not passed when it went to sleep: late by kSamplerPauseNs
+  // or more, diskvet itself was not running (stopped, its VM paused, starved) and nothing seen on
+  // this look is the device's doing. The pause is recorded from the last look, and the I/Os out
+  // across it get a whole deadline from its end before the watchdog judges them.
+  bool paused(uint64_t due, uint64_t t) {
+    if (t <= due || t - due < kSamplerPauseNs || abandoned_at_) return false;
+    m_.pauses.push_back(
+        {last_look_ > tl_.start_ns ? static_cast<double>(last_look_ - tl_.start_ns) / 1e9 : 0, static_cast<double>(t - last_look_) / 1e9});
+    paused_until_ = last_look_ = t;
+    return true;
+  }
+
+  // The watchdog's hard deadline: the I/Os past io_timeout are recorded as they stand, and every
+  // job is told to leave, woken from its wait (io_uring_enter returns EINTR on the signal).
+  void abandon(uint64_t t) {
+    abandoned_at_ = t;
+    m_.stalls = overdue(jobs_, t, paused_until_, timeout_ns_, tl_.start_ns);
+    m_.stall_count = m_.stalls.size();
+    m_.abandoned = true;
+    run_.stop.store(true);
+    for (auto& j : jobs_) j->live.abandon.store(true, std::memory_order_relaxed);
+  }
+
+  // The ramp's series: the last bucket ends at the ramp's end and is read a poll later, once every
+  // job has published what it reaped before then.
+  void sample_ramp_if_due(uint64_t t) {
+    if (t < ramp_next_t_ || (ramp_next_t_ >= tl_.ramp_end_ns && t < tl_.ramp_end_ns + kEnginePollNs / 4)) return;
+    ramp_sample(t);
+    if (ramp_prev_t_ >= tl_.ramp_end_ns) {
+      ramp_next_t_ = UINT64_MAX;
+      return;
+    }
+    while (ramp_next_t_ <= t) ramp_next_t_ += ramp_bucket_ns_;
+    ramp_next_t_ = std::min(ramp_next_t_, tl_.ramp_end_ns);
+  }
+
+  void ramp_sample(uint64_t t) {
+    const uint64_t end = std::min(t, tl_.ramp_end_ns);
+    if (end <= ramp_prev_t_) return;
+    const IntervalSample now = ramp_snapshot(jobs_);
+    m_.ramp_intervals.push_back(
+        difference(now, ramp_prev_, static_cast<double>(ramp_prev_t_ - tl_.start_ns) / 1e9, static_cast<double>(end - ramp_prev_t_) / 1e9));
+    ramp_prev_ = now;
+    ramp_prev_t_ = end;
+  }
+
+  void sample_interval(uint64_t t) {
+    const IntervalSample totals = snapshot(jobs_);
+    IntervalSample s =
+        difference(totals, prev_, static_cast<double>(prev_t_ - tl_.ramp_end_ns) / 1e9, static_cast<double>(t - prev_t_) / 1e9);
+    publish(s, interval_latency(jobs_), progress(t, totals));
+    prev_ = totals;
+    prev_t_ = t;
+    next_t_ += interval_ns_;
+    while (next_t_ <= t) next_t_ += interval_ns_;
+  }
+
+  // An interval with its latency into the measurement, and to the observers.
+  void publish(IntervalSample& s, const IntervalLatencyTotals& lat, double progress) {
+    lat.fill(s);
+    m_.intervals.push(s);
+    if (control_.latency_observer) control_.latency_observer->on_interval_latency(s, lat);
+    if (control_.observer) control_.observer->on_interval(s, progress);
+  }
+
+  double progress(uint64_t t, const IntervalSample& totals) const {
+    if (w_.io_limit_bytes)
+      return std::min(1.0, static_cast<double>(totals.bytes[0] + totals.bytes[1]) / static_cast<double>(w_.io_limit_bytes));
+    return std::min(1.0, static_cast<double>(t - tl_.start_ns) / static_cast<double>(tl_.end_ns - tl_.start_ns));
+  }
+
+  EngineRun& run_;
+  std::vector<std::unique_ptr<JobSlot>>& jobs_;
+  const Timeline& tl_;
+  const Workload& w_;
+  Measurement& m_;
+  const RunControl& control_;
+  Clock& clock_;
+  uint64_t interval_ns_ = 0, prev_t_ = 0, next_t_ = 0;
+  IntervalSample prev_{};
+  bool keep_ramp_ = false;
+  uint64_t ramp_bucket_ns_ = 0, ramp_prev_t_ = 0, ramp_next_t_ = UINT64_MAX;
+  IntervalSample ramp_prev_{};
+  uint64_t timeout_ns_ = 0, deadline_ns_ = 0;
+  uint64_t abandoned_at_ = 0;
+  uint64_t last_look_ = 0;
+  uint64_t paused_until_ = 0;  // the end of diskvet's latest pause: I/Os out across it are aged from here
+  bool interrupted_ = false;
+};
+
+// Jobs that left are joined; only an abandoned run can have one still out, and it is detached.
+// Which were joined, by job.
+std::vector<bool> join_jobs(const std::vector<std::unique_ptr<JobSlot>>& jobs, std::vector<std::thread>& threads) {
   std::vector<bool> joined(jobs.size(), false);
   for (size_t i = 0; i < jobs.size(); ++i) {
     if (jobs[i]->live.done.load(std::memory_order_acquire)) {
@@ -475,47 +546,28 @@ Result<Measurement> run_workload(const Workload& asked, const Target& target, Ru
       threads[i].detach();
     }
   }
-  if (setup_error) return *setup_error;
-  if (control.iolog) {
-    control.iolog->start_ns = tl.start_ns;
-    control.iolog->bs_bytes = w.bs_bytes;
-    control.iolog->jobs.clear();
-    for (size_t i = 0; i < jobs.size(); ++i)
-      if (joined[i]) control.iolog->jobs.push_back(std::move(*jobs[i]->iolog));  // one left behind may still write its own
-  }
+  return joined;
+}
 
-  // A run that ended inside its ramp (stopped, or every job done) keeps the ramp it ran.
-  if (keep_ramp && ramp_next_t != UINT64_MAX && !abandoned_at) ramp_sample(clock.now_ns());
-  // The final, usually partial, interval up to the end of the window.
-  uint64_t last_finish = tl.ramp_end_ns;
-  bool limited = true;
+// The joined jobs' iologs to the caller (one left behind may still write its own).
+void hand_over_iologs(IoLog& iolog, const EngineRun& run, const std::vector<bool>& joined) {
+  iolog.start_ns = run.tl.start_ns;
+  iolog.bs_bytes = run.w.bs_bytes;
+  iolog.jobs.clear();
+  for (size_t i = 0; i < run.jobs.size(); ++i)
+    if (joined[i]) iolog.jobs.push_back(std::move(*run.jobs[i]->iolog));
+}
+
+// The joined jobs' results into the measurement: counts, histograms, CPU, errors, verification, and
+// the stalls they saw complete (an abandoned run keeps the watchdog's list of those still out), less
+// those a pause of diskvet's own explains. A job still out on the device keeps its counts.
+void merge_jobs(Measurement& m, const std::vector<std::unique_ptr<JobSlot>>& jobs, const std::vector<bool>& joined) {
   for (size_t i = 0; i < jobs.size(); ++i) {
     if (!joined[i]) continue;
-    const auto& j = jobs[i];
-    last_finish = std::max(last_finish, j->result.finish_ns);
-    limited = limited && j->result.io_limit_reached;
-  }
-  uint64_t window_end = std::min(tl.end_ns, last_finish);
-  IntervalSample totals = snapshot(jobs);
-  IntervalLatencyTotals last_lat = abandoned_at ? IntervalLatencyTotals{} : interval_latency(jobs);
-  if ((window_end > prev_t && (totals.ios[0] + totals.ios[1]) > (prev.ios[0] + prev.ios[1])) || last_lat.count()) {
-    IntervalSample s = difference(totals, prev, static_cast<double>(prev_t - tl.ramp_end_ns) / 1e9,
-                                  window_end > prev_t ? static_cast<double>(window_end - prev_t) / 1e9 : 0);
-    last_lat.fill(s);
-    m.intervals.push(s);
-    if (control.latency_observer) control.latency_observer->on_interval_latency(s, last_lat);
-    if (control.observer) control.observer->on_interval(s, 1.0);
-  }
-
-  if (abandoned_at) window_end = std::min(window_end, abandoned_at);
-  for (size_t i = 0; i < jobs.size(); ++i) {
-    if (!joined[i]) continue;  // still out on the device: its counts stay with it
     const JobResult& r = jobs[i]->result;
     if (!m.abandoned) {
-      // Stalls the jobs saw complete (an abandoned run keeps the watchdog's list of those still out),
-      // less those a pause of diskvet's own explains. Past the job's records the count stands.
       std::vector<Stall> seen = r.stalls;
-      m.stall_count += r.stall_count - excuse_paused_stalls(seen, m.pauses, w.io_timeout_s);
+      m.stall_count += r.stall_count - excuse_paused_stalls(seen, m.pauses, m.workload.io_timeout_s);
       for (const auto& st : seen)
         if (m.stalls.size() < kMaxRecordedStalls) m.stalls.push_back(st);
     }
@@ -532,9 +584,50 @@ Result<Measurement> run_workload(const Workload& asked, const Target& target, Ru
     m.job_cpus.push_back(r.cpu);
     m.verify.merge(r.verify);
   }
-  m.elapsed_s = window_end > tl.ramp_end_ns ? static_cast<double>(window_end - tl.ramp_end_ns) / 1e9 : 0;
-  m.interrupted = interrupted;
-  m.io_limit_reached = w.io_limit_bytes && limited;
+}
+
+// Every joined job reached its share of the io limit (none joined: vacuously).
+bool io_limit_reached(const std::vector<std::unique_ptr<JobSlot>>& jobs, const std::vector<bool>& joined) {
+  for (size_t i = 0; i < jobs.size(); ++i)
+    if (joined[i] && !jobs[i]->result.io_limit_reached) return false;
+  return true;
+}
+
+}  // namespace
+
+Result<Measurement> run_workload(const Workload& asked, const Target& target, RunControl control) {
+  static const std::atomic<bool> never{false};
+  Workload w = asked;
+  // On a single CPU a spinning job would keep the completion path (a kernel worker, an interrupt
+  // thread) off the CPU it needs: there the job sleeps, and the measurement's options say so.
+  if (w.spin_us && (w.cpus.empty() ? CpuSet::allowed_now() : w.cpus).cpus.size() < 2) w.spin_us = 0;
+  auto verify = check_workload(w, target, control);
+  if (!verify) return verify.error();
+
+  // Everything a started job thread touches lives here, shared with the threads: a thread left
+  // behind on a hung device (the watchdog) finds it intact whenever it wakes.
+  auto run = std::make_shared<EngineRun>(w);
+  make_jobs(*run, control.iolog != nullptr);
+  install_wake_signal();
+  std::vector<std::thread> threads;
+  if (auto started = start_jobs(run, target, *verify, threads); !started) return started.error();
+  run->ready->wait();
+  const std::optional<Error> setup_error = release_jobs(*run);
+
+  Measurement m;
+  m.workload = w;
+  SystemClock system_clock;
+  Sampler sampler(*run, m, control, control.sampler_clock ? *control.sampler_clock : system_clock);
+  sampler.watch(threads, control.stop ? *control.stop : never, control.interrupt ? *control.interrupt : never);
+  const std::vector<bool> joined = join_jobs(run->jobs, threads);
+  if (setup_error) return *setup_error;
+  if (control.iolog) hand_over_iologs(*control.iolog, *run, joined);
+
+  const uint64_t window_end = sampler.finish(joined);
+  merge_jobs(m, run->jobs, joined);
+  m.elapsed_s = window_end > run->tl.ramp_end_ns ? static_cast<double>(window_end - run->tl.ramp_end_ns) / 1e9 : 0;
+  m.interrupted = sampler.interrupted();
+  m.io_limit_reached = w.io_limit_bytes && io_limit_reached(run->jobs, joined);
   return m;
 }
 

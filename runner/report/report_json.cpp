@@ -183,6 +183,150 @@ json::object workload_json(const WorkloadRecord& r) {
   return o;
 }
 
+// An optional record as its JSON, or null.
+template <typename T>
+json::value or_null(const std::optional<T>& x) {
+  return x ? json::value_from(*x) : json::value(nullptr);
+}
+
+json::object fast_path_json(const FastPath& f) {
+  return json::object{{"passthrough", f.passthrough},
+                      {"node", f.node},
+                      {"no_passthrough", f.no_passthrough},
+                      {"polled", f.polls},
+                      {"no_poll", f.no_poll},
+                      {"polled_passthrough", f.polled_passthrough},
+                      {"summary", describe(f)}};
+}
+
+// The device's health before and after, what changed, and the evidence read around the run (and
+// around the self-test after it).
+json::object health_section_json(const DeviceResult& d) {
+  json::object h{{"before", health_json(d.health_before)},
+                 {"after", health_json(d.health_after)},
+                 {"delta", delta_json(d.health_before, d.health_after)},
+                 {"write_accounting", or_null(d.write_accounting)},
+                 {"error_log", or_null(d.error_log)},
+                 {"smart_counters", or_null(d.smart_counters)},
+                 {"sata_sas_logs", or_null(d.smart_logs)},
+                 {"write_amplification", or_null(d.write_amplification)}};
+  if (const auto& a = d.across_self_test)
+    h["across_self_test"] = json::object{
+        {"error_log", or_null(a->error_log)}, {"smart_counters", or_null(a->smart_counters)}, {"sata_sas_logs", or_null(a->smart_logs)}};
+  return h;
+}
+
+// What preparing the device did: purge, capacity probe, preconditioning, the unwritten-space probe.
+void preparation_json(json::object& o, const DeviceResult& d) {
+  o["purge"] = json::object{{"requested", d.purge.requested},
+                            {"method", d.purge.method},
+                            {"detail", d.purge.detail},
+                            {"duration_s", d.purge.duration_s},
+                            {"failed", d.purge.failed}};
+  if (d.capacity_probe) o["capacity_probe"] = address_probe_json(*d.capacity_probe);
+  const PreconditionRecord& p = d.precondition;
+  o["precondition"] = json::object{{"performed", p.performed},
+                                   {"reason", p.reason},
+                                   {"bytes_written", p.bytes_written},
+                                   {"capacities_target", p.capacities_target},
+                                   {"capacities_written", p.capacities_written},
+                                   {"elapsed_s", p.elapsed_s},
+                                   {"capped", p.capped},
+                                   {"completed", p.completed},
+                                   {"fio", p.fio}};
+  o["probe"] =
+      json::object{{"performed", d.probe.performed}, {"samples", d.probe.samples},           {"zero_samples", d.probe.zero_samples},
+                   {"unwritten", d.probe.unwritten}, {"filled_after", d.probe.filled_after}, {"detail", d.probe.detail}};
+}
+
+// The job threads' CPU and the host's over the tests (null when the host was not sampled).
+json::object cpu_json(const DeviceResult& d) {
+  json::object cpu{{"job_cpu_s", d.job_cpu_s}, {"note", kCpuNote}};
+  const auto& h = d.host_cpu;
+  cpu["host_busy_pct"] = h ? json::value(h->busy_pct) : json::value(nullptr);
+  cpu["host"] = h ? json::value(json::object{{"window_s", d.host_cpu_window_s},
+                                             {"busy_pct", h->busy_pct},
+                                             {"user_pct", h->user_pct},
+                                             {"system_pct", h->system_pct},
+                                             {"irq_pct", h->irq_pct},
+                                             {"softirq_pct", h->softirq_pct},
+                                             {"iowait_pct", h->iowait_pct},
+                                             {"steal_pct", h->steal_pct},
+                                             {"user_s", h->user_s},
+                                             {"system_s", h->system_s},
+                                             {"irq_s", h->irq_s},
+                                             {"softirq_s", h->softirq_s}})
+                  : json::value(nullptr);
+  return cpu;
+}
+
+json::array health_series_json(const std::vector<HealthSample>& series) {
+  json::array hs;
+  for (const auto& s : series)
+    hs.push_back(json::object{{"t_s", s.t_s},
+                              {"utc", s.utc},
+                              {"temperature_c", or_null(s.health.temperature_c)},
+                              {"critical_warning", or_null(s.health.critical_warning)},
+                              {"media_errors", or_null(s.health.media_errors)},
+                              {"thermal_transitions", or_null(s.health.thermal_transitions)}});
+  return hs;
+}
+
+json::array slowdowns_json(const std::vector<SlowdownRecord>& slowdowns) {
+  json::array slow;
+  for (const auto& r : slowdowns) {
+    const SlowdownEvent& e = r.event;
+    slow.push_back(json::object{{"test", r.test_id},
+                                {"start_s", e.start_s},
+                                {"end_s", e.end_s},
+                                {"duration_s", e.duration_s()},
+                                {"median_iops", e.median_iops},
+                                {"min_iops", e.min_iops},
+                                {"max_drop_pct", e.max_drop_pct},
+                                {"recovered", e.recovered},
+                                {"cause", e.cause},
+                                {"evidence", e.evidence},
+                                {"max_temp_c", or_null(e.max_temp_c)},
+                                {"thermal_transitions", or_null(e.thermal_transitions)}});
+  }
+  return slow;
+}
+
+json::array outliers_json(const std::vector<Outlier>& outliers) {
+  json::array out;
+  for (const auto& x : outliers)
+    out.push_back(json::object{{"test", x.test_id},
+                               {"metric", x.metric},
+                               {"value", x.value},
+                               {"median", x.median},
+                               {"worse_pct", x.worse_pct},
+                               {"group_size", x.group_size}});
+  return out;
+}
+
+json::array tests_json(const std::vector<TestRecord>& tests) {
+  json::array out;
+  for (const auto& t : tests) {
+    json::object to;
+    to["id"] = t.id;
+    to["description"] = t.description;
+    if (t.matrix) to["matrix"] = matrix_json(t);
+    json::array ws;
+    for (const auto& w : t.workloads) ws.push_back(workload_json(w));
+    to["workloads"] = std::move(ws);
+    if (!t.block_path.empty()) {
+      json::array beside;
+      for (const auto& w : t.block_path) beside.push_back(workload_json(w));
+      to["block_path"] = std::move(beside);
+    }
+    to["verdicts"] = json::value_from(t.verdicts);
+    to["verdict"] = to_string(t.verdict.status);
+    to["reasons"] = strings(t.verdict.reasons);
+    out.push_back(std::move(to));
+  }
+  return out;
+}
+
 json::object device_json(const DeviceResult& d) {
   json::object o;
   const devices::Device& v = d.device;
@@ -203,108 +347,28 @@ json::object device_json(const DeviceResult& d) {
                               {"file", d.profile_file},
                               {"reason", d.profile_reason},
                               {"source", d.profile_source}};
-  if (d.fast_path.asked)
-    o["fast_path"] = json::object{{"passthrough", d.fast_path.passthrough},
-                                  {"node", d.fast_path.node},
-                                  {"no_passthrough", d.fast_path.no_passthrough},
-                                  {"polled", d.fast_path.polls},
-                                  {"no_poll", d.fast_path.no_poll},
-                                  {"polled_passthrough", d.fast_path.polled_passthrough},
-                                  {"summary", describe(d.fast_path)}};
+  if (d.fast_path.asked) o["fast_path"] = fast_path_json(d.fast_path);
   o["started"] = d.started;
   o["finished"] = d.finished;
   o["completed"] = d.completed;
-  o["health"] = json::object{{"before", health_json(d.health_before)}, {"after", health_json(d.health_after)},
-                             {"delta", delta_json(d.health_before, d.health_after)},
-                             {"write_accounting", d.write_accounting ? json::value_from(*d.write_accounting) : json::value(nullptr)},
-                             {"error_log", d.error_log ? json::value_from(*d.error_log) : json::value(nullptr)},
-                             {"smart_counters", d.smart_counters ? json::value_from(*d.smart_counters) : json::value(nullptr)},
-                             {"sata_sas_logs", d.smart_logs ? json::value_from(*d.smart_logs) : json::value(nullptr)},
-                             {"write_amplification", d.write_amplification ? json::value_from(*d.write_amplification) : json::value(nullptr)}};
-  auto self_test = [](const std::optional<devices::SelfTestOutcome>& st) { return st ? json::value_from(*st) : json::value(nullptr); };
-  o["self_test"] = json::object{{"before", self_test(d.self_test_before)}, {"after", self_test(d.self_test_after)}};
-  if (d.across_self_test) {
-    const DeviceResult::AcrossSelfTest& a = *d.across_self_test;
-    o["health"].as_object()["across_self_test"] =
-        json::object{{"error_log", a.error_log ? json::value_from(*a.error_log) : json::value(nullptr)},
-                     {"smart_counters", a.smart_counters ? json::value_from(*a.smart_counters) : json::value(nullptr)},
-                     {"sata_sas_logs", a.smart_logs ? json::value_from(*a.smart_logs) : json::value(nullptr)}};
-  }
-  o["purge"] = json::object{{"requested", d.purge.requested}, {"method", d.purge.method}, {"detail", d.purge.detail},
-                            {"duration_s", d.purge.duration_s}, {"failed", d.purge.failed}};
-  if (d.capacity_probe) o["capacity_probe"] = address_probe_json(*d.capacity_probe);
-  const PreconditionRecord& p = d.precondition;
-  o["precondition"] = json::object{{"performed", p.performed}, {"reason", p.reason}, {"bytes_written", p.bytes_written},
-                                   {"capacities_target", p.capacities_target}, {"capacities_written", p.capacities_written},
-                                   {"elapsed_s", p.elapsed_s}, {"capped", p.capped}, {"completed", p.completed}, {"fio", p.fio}};
-  o["probe"] = json::object{{"performed", d.probe.performed}, {"samples", d.probe.samples}, {"zero_samples", d.probe.zero_samples},
-                            {"unwritten", d.probe.unwritten}, {"filled_after", d.probe.filled_after}, {"detail", d.probe.detail}};
+  o["health"] = health_section_json(d);
+  o["self_test"] = json::object{{"before", or_null(d.self_test_before)}, {"after", or_null(d.self_test_after)}};
+  preparation_json(o, d);
   o["io_errors"] = d.facts.io_errors;
   json::array first_io_errors;
   for (const auto& e : d.first_io_errors) first_io_errors.push_back(io_error_json(e));
   o["first_io_errors"] = std::move(first_io_errors);
   if (d.verify.enabled) o["verify"] = verify_json(d.verify);
   o["progress"] = strings(d.progress);
-  json::object cpu{{"job_cpu_s", d.job_cpu_s}, {"note", kCpuNote}};
-  if (const auto& h = d.host_cpu) {
-    cpu["host_busy_pct"] = h->busy_pct;
-    cpu["host"] = json::object{{"window_s", d.host_cpu_window_s}, {"busy_pct", h->busy_pct},     {"user_pct", h->user_pct},
-                               {"system_pct", h->system_pct},      {"irq_pct", h->irq_pct},       {"softirq_pct", h->softirq_pct},
-                               {"iowait_pct", h->iowait_pct},      {"steal_pct", h->steal_pct},   {"user_s", h->user_s},
-                               {"system_s", h->system_s},          {"irq_s", h->irq_s},           {"softirq_s", h->softirq_s}};
-  } else {
-    cpu["host_busy_pct"] = nullptr;
-    cpu["host"] = nullptr;
-  }
-  o["cpu"] = std::move(cpu);
-  if (!d.health_series.empty()) {
-    json::array hs;
-    auto opt = [](const auto& x) { return x ? json::value(*x) : json::value(nullptr); };
-    for (const auto& s : d.health_series)
-      hs.push_back(json::object{{"t_s", s.t_s}, {"utc", s.utc}, {"temperature_c", opt(s.health.temperature_c)},
-                                {"critical_warning", opt(s.health.critical_warning)}, {"media_errors", opt(s.health.media_errors)},
-                                {"thermal_transitions", opt(s.health.thermal_transitions)}});
-    o["health_series"] = std::move(hs);
-  }
-  json::array slow;
-  for (const auto& r : d.slowdowns) {
-    const SlowdownEvent& e = r.event;
-    slow.push_back(json::object{{"test", r.test_id}, {"start_s", e.start_s}, {"end_s", e.end_s}, {"duration_s", e.duration_s()},
-                                {"median_iops", e.median_iops}, {"min_iops", e.min_iops}, {"max_drop_pct", e.max_drop_pct},
-                                {"recovered", e.recovered}, {"cause", e.cause}, {"evidence", e.evidence},
-                                {"max_temp_c", e.max_temp_c ? json::value(*e.max_temp_c) : json::value(nullptr)},
-                                {"thermal_transitions", e.thermal_transitions ? json::value(*e.thermal_transitions) : json::value(nullptr)}});
-  }
-  o["slowdowns"] = std::move(slow);
+  o["cpu"] = cpu_json(d);
+  if (!d.health_series.empty()) o["health_series"] = health_series_json(d.health_series);
+  o["slowdowns"] = slowdowns_json(d.slowdowns);
   o["watchdog"] = watchdog_json(d.watchdog);
   o["kernel_log"] = kernel_log_json(d.kernel_log);
   o["verdict"] = to_string(d.verdict.status);
   o["reasons"] = strings(d.verdict.reasons);
-  json::array outliers;
-  for (const auto& x : d.outliers)
-    outliers.push_back(json::object{{"test", x.test_id}, {"metric", x.metric}, {"value", x.value}, {"median", x.median},
-                                    {"worse_pct", x.worse_pct}, {"group_size", x.group_size}});
-  o["outliers"] = std::move(outliers);
-  json::array tests;
-  for (const auto& t : d.tests) {
-    json::object to;
-    to["id"] = t.id;
-    to["description"] = t.description;
-    if (t.matrix) to["matrix"] = matrix_json(t);
-    json::array ws;
-    for (const auto& w : t.workloads) ws.push_back(workload_json(w));
-    to["workloads"] = std::move(ws);
-    if (!t.block_path.empty()) {
-      json::array beside;
-      for (const auto& w : t.block_path) beside.push_back(workload_json(w));
-      to["block_path"] = std::move(beside);
-    }
-    to["verdicts"] = json::value_from(t.verdicts);
-    to["verdict"] = to_string(t.verdict.status);
-    to["reasons"] = strings(t.verdict.reasons);
-    tests.push_back(std::move(to));
-  }
-  o["tests"] = std::move(tests);
+  o["outliers"] = outliers_json(d.outliers);
+  o["tests"] = tests_json(d.tests);
   return o;
 }
 

@@ -77,8 +77,8 @@ TestView test(ObjectReader& r) {
   return t;
 }
 
-DeviceView device(ObjectReader& r, const Context& cx) {
-  DeviceView d;
+// Who the device is: path, identity and file system, the profile it was judged by, the fast path.
+void read_identity(ObjectReader& r, const Context& cx, DeviceView& d) {
   d.path = r.text("path", kRequired);
   d.kind = r.text("kind");
   d.model = r.text("model");
@@ -118,14 +118,10 @@ DeviceView device(ObjectReader& r, const Context& cx) {
     d.fast_path_summary = fp.text("summary");
     fp.written({"passthrough", "node", "no_passthrough", "polled", "no_poll", "polled_passthrough"});
   }
-  {
-    ObjectReader h = r.object("health");
-    d.health = read_health(h);
-  }
-  {
-    ObjectReader st = r.object("self_test");
-    d.self_test = read_self_test(st);
-  }
+}
+
+// What preparing the device did: purge, capacity probe, preconditioning, the unwritten-space probe.
+void read_preparation(ObjectReader& r, DeviceView& d) {
   {
     ObjectReader p = r.object("purge");
     d.purge = PurgeView{p.flag("requested"), p.flag("failed"), p.text("method"), p.text("detail"), p.number("duration_s")};
@@ -149,18 +145,63 @@ DeviceView device(ObjectReader& r, const Context& cx) {
     d.probe = ProbeView{p.flag("performed"), p.flag("filled_after"), p.text("detail")};
     p.written({"samples", "zero_samples", "unwritten"});
   }
+}
+
+CpuView read_cpu(ObjectReader& c) {
+  CpuView cpu;
+  cpu.job_cpu_s = c.number("job_cpu_s");
+  cpu.host = c.recorded<HostCpuView>("host", [](ObjectReader& h) -> std::optional<HostCpuView> {
+    h.written({"iowait_pct", "steal_pct", "user_s"});
+    if (h.empty()) return std::nullopt;  // {}: nothing sampled
+    return HostCpuView{h.number("window_s"),    h.number("busy_pct"), h.number("user_pct"), h.number("system_pct"), h.number("irq_pct"),
+                       h.number("softirq_pct"), h.number("system_s"), h.number("irq_s"),    h.number("softirq_s")};
+  });
+  c.written({"note", "host_busy_pct"});
+  return cpu;
+}
+
+WatchdogView read_watchdog(ObjectReader& w) {
+  WatchdogView wd;
+  wd.stall_count = w.number("stall_count");
+  wd.io_timeout_s = w.number("io_timeout_s");
+  wd.abandoned = w.flag("abandoned");
+  wd.stalls = w.list<StallView>("stalls", [](ObjectReader& s) {
+    s.open();  // the stall's offset and size (runner/run/watchdog)
+    return StallView{s.text("direction"), s.text("test"), s.number("lba"), s.number("out_s"), s.number("submit_s"), s.flag("completed")};
+  });
+  w.open();
+  return wd;
+}
+
+KernelLogView read_kernel_log(ObjectReader& k) {
+  KernelLogView log;
+  log.note = k.text("note");
+  log.lines = k.list<KernelLineView>("lines", [](ObjectReader& l) {
+    l.open();
+    return KernelLineView{l.number("kernel_s"), l.text("kind"), l.text("text")};
+  });
+  log.dropped = k.number("dropped");
+  k.open();
+  return log;
+}
+
+DeviceView device(ObjectReader& r, const Context& cx) {
+  DeviceView d;
+  read_identity(r, cx, d);
+  {
+    ObjectReader h = r.object("health");
+    d.health = read_health(h);
+  }
+  {
+    ObjectReader st = r.object("self_test");
+    d.self_test = read_self_test(st);
+  }
+  read_preparation(r, d);
   d.verify = r.recorded<VerifyView>("verify", read_verify);
   d.progress = r.texts("progress");
   {
     ObjectReader c = r.object("cpu");
-    d.cpu.job_cpu_s = c.number("job_cpu_s");
-    d.cpu.host = c.recorded<HostCpuView>("host", [](ObjectReader& h) -> std::optional<HostCpuView> {
-      h.written({"iowait_pct", "steal_pct", "user_s"});
-      if (h.empty()) return std::nullopt;  // {}: nothing sampled
-      return HostCpuView{h.number("window_s"),   h.number("busy_pct"), h.number("user_pct"), h.number("system_pct"), h.number("irq_pct"),
-                         h.number("softirq_pct"), h.number("system_s"), h.number("irq_s"),    h.number("softirq_s")};
-    });
-    c.written({"note", "host_busy_pct"});
+    d.cpu = read_cpu(c);
   }
   d.health_series = r.list<HealthSampleView>("health_series", [](ObjectReader& s) {
     s.written({"utc", "critical_warning", "media_errors"});
@@ -173,24 +214,11 @@ DeviceView device(ObjectReader& r, const Context& cx) {
   });
   {
     ObjectReader w = r.object("watchdog");
-    d.watchdog.stall_count = w.number("stall_count");
-    d.watchdog.io_timeout_s = w.number("io_timeout_s");
-    d.watchdog.abandoned = w.flag("abandoned");
-    d.watchdog.stalls = w.list<StallView>("stalls", [](ObjectReader& s) {
-      s.open();  // the stall's offset and size (runner/run/watchdog)
-      return StallView{s.text("direction"), s.text("test"), s.number("lba"), s.number("out_s"), s.number("submit_s"), s.flag("completed")};
-    });
-    w.open();
+    d.watchdog = read_watchdog(w);
   }
   {
     ObjectReader k = r.object("kernel_log");
-    d.kernel_log.note = k.text("note");
-    d.kernel_log.lines = k.list<KernelLineView>("lines", [](ObjectReader& l) {
-      l.open();
-      return KernelLineView{l.number("kernel_s"), l.text("kind"), l.text("text")};
-    });
-    d.kernel_log.dropped = k.number("dropped");
-    k.open();
+    d.kernel_log = read_kernel_log(k);
   }
   d.verdict = r.text("verdict", kRequired);
   d.reasons = r.texts("reasons");

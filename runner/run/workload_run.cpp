@@ -42,6 +42,15 @@ Result<Measurement> run_step(const WorkloadContext& c, const Workload& asked, Ph
   return m;
 }
 
+RoundRecord round_record(const Measurement& m, bool track_latency) {
+  RoundRecord rr;
+  rr.iops = m.total_iops();
+  rr.lat_mean_us = measure(m, MetricScope::total, MetricKind::lat_mean_us).value_or(0);
+  rr.tracked = track_latency ? rr.lat_mean_us : rr.iops;
+  rr.randseed = m.workload.seed;
+  return rr;
+}
+
 bool stopped(const WorkloadContext& c) { return (c.stop && c.stop->load()) || (c.watchdog && c.watchdog->abandoned); }
 
 void finish(WorkloadRecord& rec, Result<Measurement> m) {
@@ -105,11 +114,7 @@ bool steady_state_rounds(const WorkloadContext& c, const Workload& w, WorkloadRe
       rec.error = m.error().message();
       return false;
     }
-    RoundRecord rr;
-    rr.iops = m->total_iops();
-    rr.lat_mean_us = measure(*m, MetricScope::total, MetricKind::lat_mean_us).value_or(0);
-    rr.tracked = c.test.track_latency ? rr.lat_mean_us : rr.iops;
-    rr.randseed = m->workload.seed;
+    const RoundRecord rr = round_record(*m, c.test.track_latency);
     rec.rounds.push_back(rr);
     tracked.push_back(rr.tracked);
     if (m->io_errors) {

@@ -63,4 +63,8 @@ bool stopped(const WorkloadContext& c);
 // the record takes the measurement the verdicts read (or the error that stopped it).
 void finish(WorkloadRecord& rec, Result<Measurement> m);
 
+// One steady-state round of a measurement: its IOPS, mean latency and seed; what it tracks is its
+// mean latency for a latency test, else its IOPS.
+RoundRecord round_record(const Measurement& m, bool track_latency);
+
 }  // namespace diskvet::runner
