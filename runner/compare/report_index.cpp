@@ -195,9 +195,7 @@ std::vector<std::pair<double, double>> interval_series(const FioResultView* merg
 }
 
 std::string hosts_workload_label(const HostsWorkloadView& w) {
-  auto num = [](double x) { return fmt::format("{}", x); };
-  return fmt::format("{} {} QD{}x{}", w.rw, human::known(w.bs_bytes, format_bytes), human::known(w.iodepth, num),
-                     human::known(w.numjobs, num));
+  return fmt::format("{} {} QD{}x{}", w.rw, human::known(w.bs_bytes, format_bytes), human::known_as(w.iodepth), human::known_as(w.numjobs));
 }
 
 DeviceIndex& host_entry(std::vector<DeviceIndex>& devices, const std::string& host) {

@@ -123,4 +123,6 @@ std::string margin(std::string_view bound, double expected, double measured) {
 
 std::string known_as(const std::optional<double>& v, std::string_view spec) { return v ? fmt::format(fmt::runtime(spec), *v) : "-"; }
 
+std::string metric_value(std::string_view metric, const std::optional<double>& value) { return value ? metric_value(metric, *value) : "-"; }
+
 }  // namespace diskvet::runner::human

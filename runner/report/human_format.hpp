@@ -33,6 +33,8 @@ std::string change_pct(double pct);
 // A metric's value in its own unit, by the metric's name as profiles write it ("read.iops",
 // "lat_p99_us", "write.bw_mbps"): IOPS, MB/s or a latency; anything else a plain number.
 std::string metric_value(std::string_view metric, double value);
+// The same for a value the report may not hold: "-" when it does not.
+std::string metric_value(std::string_view metric, const std::optional<double>& value);
 
 // How a measurement stands against its limit, in words:
 //   bound "min" (IOPS, bandwidth): "3.3x the limit", "12% above the limit", "12% short"

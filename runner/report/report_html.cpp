@@ -22,7 +22,6 @@ namespace {
 std::string esc(const std::string& s) { return html_escape(s); }
 
 using human::known_as;
-std::string known_metric(std::string_view metric, const std::optional<double>& v) { return v ? esc(human::metric_value(metric, *v)) : "-"; }
 std::string known_duration(const std::optional<double>& s) { return s ? esc(human::duration_s(*s)) : "-"; }
 
 // Every verdict of a device, worst first (a failing metric is what the reader looks for).
@@ -92,7 +91,7 @@ std::string findings(const DeviceView& dev) {
                      known_duration(s.out_s), s.completed ? "" : " and never completed");
   for (const auto& o : dev.outliers)
     h += fmt::format("<li class=\"FAIL\">Outlier: {} {} = {}, the median of {} devices is {} ({}% worse)</li>", esc(o.test), esc(o.metric),
-                     known_metric(o.metric, o.value), known_as(o.group_size), known_metric(o.metric, o.median),
+                     esc(human::metric_value(o.metric, o.value)), known_as(o.group_size), esc(human::metric_value(o.metric, o.median)),
                      known_as(o.worse_pct, "{:.0f}"));
   const KernelLogView& klog = dev.kernel_log;
   if (!klog.note.empty()) h += "<li>Kernel log: " + esc(klog.note) + "</li>";

@@ -49,9 +49,8 @@ void add_point(PlotSeries& s, double x, const std::optional<double>& y, double s
 }  // namespace
 
 std::string workload_label(const WorkloadView& w) {
-  auto num = [](double x) { return fmt::format("{}", x); };
   std::string s =
-      fmt::format("{} {} QD{}x{}", w.rw, human::known(w.bs, format_bytes), human::known(w.iodepth, num), human::known(w.numjobs, num));
+      fmt::format("{} {} QD{}x{}", w.rw, human::known(w.bs, format_bytes), human::known_as(w.iodepth), human::known_as(w.numjobs));
   if (w.rwmixread) s += fmt::format(" {}% read", *w.rwmixread);
   return s;
 }
@@ -265,19 +264,18 @@ std::optional<Plot> sweep_plot(const WorkloadView& w) {
   p.y.format = fmt_latency_ns;
   PlotSeries mean{"mean latency", "#1f77b4", {}}, p99{"p99 latency", "#ff7f0e", {}};
   p99.dashed = true;
-  auto num = [](double x) { return fmt::format("{}", x); };
   for (const auto& pt : pts) {
     if (!pt.iops) continue;  // a step the report holds no IOPS for has no place on the x axis
     if (pt.lat_mean_us) {
       mean.points.emplace_back(*pt.iops, *pt.lat_mean_us * 1e3);
-      mean.point_labels.push_back(human::known(pt.outstanding, num));
+      mean.point_labels.push_back(human::known_as(pt.outstanding));
     }
     add_point(p99, *pt.iops, pt.lat_p99_us, 1e3);
   }
   if (const auto k = w.sweep->knee; k && pts[*k].iops && pts[*k].lat_mean_us) {
     const SweepPointView& kp = pts[*k];
     p.markers.push_back({*kp.iops, *kp.lat_mean_us * 1e3,
-                         fmt::format("knee: {} at {} outstanding", human::iops(*kp.iops), human::known(kp.outstanding, num)), "#000"});
+                         fmt::format("knee: {} at {} outstanding", human::iops(*kp.iops), human::known_as(kp.outstanding)), "#000"});
   }
   p.series = {std::move(mean), std::move(p99)};
   return p;

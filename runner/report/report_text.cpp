@@ -24,8 +24,6 @@ std::string fmt_value(const std::optional<double>& v) {
   return fmt::format("{:.3g}", x);
 }
 
-std::string known_metric(std::string_view metric, const std::optional<double>& v) { return v ? human::metric_value(metric, *v) : "-"; }
-
 std::string workload_label(const WorkloadView& w) {
   std::string s = fmt::format("{} {} QD{}x{}", w.rw, human::known(w.bs, format_bytes), known_as(w.iodepth), known_as(w.numjobs));
   if (w.rwmixread) s += fmt::format(" {}%r", *w.rwmixread);
@@ -233,8 +231,9 @@ std::string render_report_text(const ReportView& r) {
       if (t.matrix) out += matrix_text(t.id, matrix_table(*t.matrix));
     verdict_table(out, r, dev, probe_only);
     for (const auto& o : dev.outliers)
-      out += fmt::format("  OUTLIER: {} {}: {} vs median {} of {} devices ({}% worse)\n", o.test, o.metric, known_metric(o.metric, o.value),
-                         known_metric(o.metric, o.median), known_as(o.group_size), known_as(o.worse_pct, "{:.0f}"));
+      out += fmt::format("  OUTLIER: {} {}: {} vs median {} of {} devices ({}% worse)\n", o.test, o.metric,
+                         human::metric_value(o.metric, o.value), human::metric_value(o.metric, o.median), known_as(o.group_size),
+                         known_as(o.worse_pct, "{:.0f}"));
     burnin_lines(out, dev);
     cpu_lines(out, dev);
     watchdog_lines(out, dev);
