@@ -52,6 +52,24 @@ MergedDirection merge_direction(const std::vector<const FioDirectionResult*>& pa
   return m;
 }
 
+MergedDirection merged_total(const HostsMerge& m) {
+  auto as_result = [](const MergedDirection& d) {
+    FioDirectionResult x;
+    x.iops = d.iops;
+    x.bw_bytes_per_s = d.bw_bytes_per_s;
+    x.io_bytes = d.io_bytes;
+    x.total_ios = d.total_ios;
+    x.lat = FioLatency{d.lat_min_ns, d.lat_max_ns, d.lat_count, d.lat_mean_ns, d.bins, {}};
+    return x;
+  };
+  const FioDirectionResult r = as_result(m.dir[0]), w = as_result(m.dir[1]);
+  std::vector<double> pcts;
+  for (const auto& [p, v] : m.dir[0].percentiles_ns) pcts.push_back(p);
+  if (pcts.empty())
+    for (const auto& [p, v] : m.dir[1].percentiles_ns) pcts.push_back(p);
+  return merge_direction({&r, &w}, pcts);
+}
+
 HostsMerge merge_hosts(const std::vector<const FioHostResult*>& hosts, const std::vector<std::vector<FioIntervalSample>>& logs,
                        const std::vector<std::string>& names, const std::vector<double>& percentiles, uint64_t log_interval_ms) {
   HostsMerge f;

@@ -47,6 +47,10 @@ struct HostsMerge {
   std::optional<uint64_t> overlap_ms;
 };
 
+// Both directions as one (the report's "total"): bins and counts added, the mean weighted by count,
+// the percentiles the read direction has (the write direction's when reads have none).
+MergedDirection merged_total(const HostsMerge& m);
+
 // hosts and logs are parallel (a host without a log: an empty vector). log_interval_ms is the
 // logs' period: a host's window opens one period before its first sample.
 HostsMerge merge_hosts(const std::vector<const FioHostResult*>& hosts, const std::vector<std::vector<FioIntervalSample>>& logs,

@@ -54,24 +54,7 @@ std::optional<double> measure_merged(const json::object& merged, std::string_vie
 }  // namespace
 
 json::object merged_json(const HostsMerge& m) {
-  // Both directions together: bins and counts added, the mean weighted by count.
-  FioDirectionResult r, w;
-  auto as_result = [](const MergedDirection& d) {
-    FioDirectionResult x;
-    x.iops = d.iops;
-    x.bw_bytes_per_s = d.bw_bytes_per_s;
-    x.io_bytes = d.io_bytes;
-    x.total_ios = d.total_ios;
-    x.lat = FioLatency{d.lat_min_ns, d.lat_max_ns, d.lat_count, d.lat_mean_ns, d.bins, {}};
-    return x;
-  };
-  r = as_result(m.dir[0]);
-  w = as_result(m.dir[1]);
-  std::vector<double> pcts;
-  for (const auto& [p, v] : m.dir[0].percentiles_ns) pcts.push_back(p);
-  if (pcts.empty())
-    for (const auto& [p, v] : m.dir[1].percentiles_ns) pcts.push_back(p);
-  const MergedDirection total = merge_direction({&r, &w}, pcts);
+  const MergedDirection total = merged_total(m);
   json::array intervals;
   for (const FioIntervalSample& s : m.intervals) intervals.push_back(json::object{{"t_ms", s.t_ms}, {"read_iops", s.value[0]}, {"write_iops", s.value[1]}});
   json::object windows;
