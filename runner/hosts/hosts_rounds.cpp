@@ -4,16 +4,12 @@
 #include <fmt/format.h>
 
 #include "runner/hosts/hosts_verdicts.hpp"
-#include "runner/hosts/json_read.hpp"
 
 namespace diskvet::runner {
 
 namespace json = boost::json;
 
 namespace {
-
-using json_read::number;
-using json_read::obj;
 
 json::object criteria_json(const SteadyCriteria& c) {
   return {{"window_rounds", c.window_rounds}, {"max_rounds", c.max_rounds}, {"max_excursion_pct", c.max_excursion_pct}, {"max_slope_pct", c.max_slope_pct}};
@@ -27,12 +23,11 @@ json::object window_json(const WindowAssessment& w) {
 
 }  // namespace
 
-bool HostsRounds::add_round(const json::object& workload) {
-  const json::object* merged = obj(workload, "merged");
-  const json::object* total = merged ? obj(*merged, "total") : nullptr;
-  if (!total || workload.contains("error")) failed_ = true;
-  const double iops = failed_ ? 0 : number(total, "iops");
-  const double lat_us = failed_ ? 0 : number(obj(*total, "lat_ns"), "mean") / 1e3;
+bool HostsRounds::add_round(const HostsWorkloadResult& workload) {
+  if (!workload.merged || workload.error) failed_ = true;
+  const MergedDirection total = failed_ ? MergedDirection{} : merged_total(*workload.merged);
+  const double iops = total.iops;
+  const double lat_us = total.lat_mean_ns / 1e3;
   iops_.push_back(iops);
   lat_mean_us_.push_back(lat_us);
   tracked_.push_back(track_latency_ ? lat_us : iops);
@@ -64,19 +59,21 @@ json::object HostsRounds::json(const std::string& workload) const {
   return o;
 }
 
-json::object hosts_matrix_json(const suites::MatrixSpec& spec, const std::vector<uint32_t>& cell_rwmixread, const std::vector<json::object>& cells,
+json::object hosts_matrix_json(const suites::MatrixSpec& spec, const std::vector<uint32_t>& cell_rwmixread, const std::vector<HostsWorkloadResult>& cells,
                                const std::vector<size_t>& cell_rounds, const HostsRounds& tracked, size_t rounds_run, double round_s) {
   json::array mixes, sizes, out_cells, tracked_iops;
   for (auto x : spec.rwmixread_pcts) mixes.push_back(x);
   for (auto x : spec.bs_bytes) sizes.push_back(x);
   for (double x : tracked.iops()) tracked_iops.push_back(x);
   for (size_t i = 0; i < cells.size(); ++i) {
-    const json::object& c = cells[i];
-    const bool ran = c.contains("merged");
+    // The report's words (bs_bytes, error) are copied from the cell's JSON; what ran and its IOPS
+    // come from the typed numbers.
+    const json::object& c = cells[i].doc;
+    const bool ran = cells[i].merged.has_value();
     json::object o{{"rwmixread", i < cell_rwmixread.size() ? cell_rwmixread[i] : 0},
                    {"bs", c.contains("bs_bytes") ? c.at("bs_bytes") : json::value(nullptr)},
                    {"ran", ran},
-                   {"iops", ran ? json::value(merged_total_iops(c)) : json::value(nullptr)},
+                   {"iops", ran ? json::value(merged_total_iops(cells[i])) : json::value(nullptr)},
                    {"rounds", i < cell_rounds.size() ? cell_rounds[i] : 0}};
     if (const json::value* e = c.if_contains("error")) o["error"] = *e;
     out_cells.push_back(std::move(o));
@@ -91,7 +88,7 @@ json::object hosts_matrix_json(const suites::MatrixSpec& spec, const std::vector
   return json::object{{"rwmixread", std::move(mixes)},
                       {"bs", std::move(sizes)},
                       {"tracked", json::object{{"rwmixread", t < cell_rwmixread.size() ? cell_rwmixread[t] : 0},
-                                               {"bs", t < cells.size() && cells[t].contains("bs_bytes") ? cells[t].at("bs_bytes") : json::value(nullptr)}}},
+                                               {"bs", t < cells.size() && cells[t].doc.contains("bs_bytes") ? cells[t].doc.at("bs_bytes") : json::value(nullptr)}}},
                       {"round_s", round_s},
                       {"rounds_run", rounds_run},
                       {"steady_state", std::move(ss)},

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "runner/analysis/steady_state.hpp"
+#include "runner/hosts/hosts_workload.hpp"
 #include "suites/suite.hpp"
 
 namespace diskvet::runner {
@@ -21,10 +22,10 @@ class HostsRounds {
   HostsRounds(const SteadyCriteria& criteria, bool required, bool track_latency)
       : criteria_(criteria), required_(required), track_latency_(track_latency) {}
 
-  // Adds one round: a workload's JSON as run_workload gives it (its "merged" numbers). Returns
-  // whether another round should run: false once the series is steady, at the round limit, or when
-  // the round gave no merged numbers (an error: the rounds end there, not steady).
-  bool add_round(const boost::json::object& workload);
+  // Adds one round: a workload as run_workload gives it (its typed merged numbers). Returns whether
+  // another round should run: false once the series is steady, at the round limit, or when the
+  // round gave no merged numbers or an error (the rounds end there, not steady).
+  bool add_round(const HostsWorkloadResult& workload);
 
   bool attained() const { return result_ && result_->attained; }
   size_t rounds() const { return iops_.size(); }
@@ -53,10 +54,10 @@ class HostsRounds {
 
 // A matrix test's summary (the local runner's "matrix" object, runner/report/report_json.cpp):
 // mixes, block sizes, the tracked cell, rounds run, the tracked cell's steady state and each cell
-// (its merged IOPS in the last round it ran, and how many rounds it ran). cells are the cells' JSON
-// in the test's order (mix-major), as run_workload gave them; rwmixread per cell from the spec.
+// (its merged IOPS in the last round it ran, and how many rounds it ran). cells are the cells in the
+// test's order (mix-major), as run_workload gave them; rwmixread per cell from the spec.
 boost::json::object hosts_matrix_json(const suites::MatrixSpec& spec, const std::vector<uint32_t>& cell_rwmixread,
-                                      const std::vector<boost::json::object>& cells, const std::vector<size_t>& cell_rounds,
+                                      const std::vector<HostsWorkloadResult>& cells, const std::vector<size_t>& cell_rounds,
                                       const HostsRounds& tracked, size_t rounds_run, double round_s);
 
 }  // namespace diskvet::runner

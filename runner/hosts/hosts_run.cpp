@@ -90,16 +90,16 @@ class Controller {
   bool hold_hosts(json::object& rep, std::string& status, int& exit);
   std::string prepare(json::object& rep, bool& complete);
   json::array run_tests(bool& complete, const std::string& required_missing, std::vector<VerdictStatus>& statuses);
-  json::object run_test_workload(const std::string& prefix, const suites::TestSpec& test, const Workload& w, bool& complete);
-  json::object judge_per_host(const suites::TestSpec& test, const std::vector<json::object>& done, bool complete, const std::string& required_missing,
-                              std::vector<VerdictStatus>& statuses) const;
+  HostsWorkloadResult run_test_workload(const std::string& prefix, const suites::TestSpec& test, const Workload& w, bool& complete);
+  json::object judge_per_host(const suites::TestSpec& test, const std::vector<HostsWorkloadResult>& done, bool complete,
+                              const std::string& required_missing, std::vector<VerdictStatus>& statuses) const;
   // One fio client run across the hosts: the hosts taking part and the client's command line.
   struct FioRun {
     std::vector<HostSession*> part;
     std::vector<std::string> args;
   };
   Result<FioRun> write_jobs(const std::string& prefix, const Workload& w, double capacities, double log_interval_s, json::array& sat_out);
-  int wait_for_client(ChildProcess& client, const FioRun& run, const std::string& test_id, const Workload& w, json::object& out,
+  int wait_for_client(ChildProcess& client, const FioRun& run, const std::string& test_id, const Workload& w, HostsWorkloadResult& out,
                       const std::function<void()>& tick);
   std::vector<FioIntervalSample> host_interval_log(const std::string& prefix, const HostSession& s) const;
   struct HostResults {
@@ -110,14 +110,16 @@ class Controller {
   };
   HostResults host_results(const FioClientOutput& parsed, const FioRun& run, const std::string& prefix, const std::string& test_id);
   std::string not_aligned(const HostsMerge& m, const Workload& w, double log_interval_s) const;
+  void keep_results(HostsWorkloadResult& out, const HostResults& got, const Workload& w, double log_interval_s);
   // capacities > 0: a sized workload (preconditioning) writing that many times each host's region.
-  json::object run_workload(const std::string& prefix, const suites::TestSpec& test, Workload w, bool& complete, double capacities = 0);
-  json::object precondition(bool& complete);
+  HostsWorkloadResult run_workload(const std::string& prefix, const suites::TestSpec& test, Workload w, bool& complete, double capacities = 0);
+  // incomplete: which hosts wrote less than their target, or could not take part (empty: none).
+  json::object precondition(bool& complete, std::string& incomplete);
   json::object probe_hosts(std::string& unwritten);
-  // Rounds of w until `rounds` says they end; returns the last round's JSON.
-  json::object run_steady_rounds(const std::string& prefix, const suites::TestSpec& test, Workload w, bool& complete, HostsRounds& rounds);
-  json::object run_sweep(const std::string& prefix, const suites::TestSpec& test, Workload w, bool& complete);
-  std::vector<json::object> run_matrix(const std::string& prefix, const suites::TestSpec& test, bool& complete, json::object& summary);
+  // Rounds of w until `rounds` says they end; returns the last round.
+  HostsWorkloadResult run_steady_rounds(const std::string& prefix, const suites::TestSpec& test, Workload w, bool& complete, HostsRounds& rounds);
+  HostsWorkloadResult run_sweep(const std::string& prefix, const suites::TestSpec& test, Workload w, bool& complete);
+  std::vector<HostsWorkloadResult> run_matrix(const std::string& prefix, const suites::TestSpec& test, bool& complete, json::object& summary);
   HostsProgress progress(const std::string& what, double elapsed_s, std::optional<double> planned_s, const std::vector<HostSession*>& part,
                          bool finished) const;
   void shut_down();
@@ -335,7 +337,7 @@ Result<Controller::FioRun> Controller::write_jobs(const std::string& prefix, con
 // fio's client until it ends, the run is interrupted (the client is stopped; "interrupted") or it
 // runs past its budget (stopped; the workload's error); a host whose SSH session ends meanwhile is
 // lost. `tick` every 100 ms (progress).
-int Controller::wait_for_client(ChildProcess& client, const FioRun& run, const std::string& test_id, const Workload& w, json::object& out,
+int Controller::wait_for_client(ChildProcess& client, const FioRun& run, const std::string& test_id, const Workload& w, HostsWorkloadResult& out,
                                 const std::function<void()>& tick) {
   const double budget_s = o_.startdelay_s + w.ramp_s + (w.io_limit_bytes ? 86400.0 : w.runtime_s) + 60;
   const auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(static_cast<int64_t>(budget_s * 1000));
@@ -347,12 +349,12 @@ int Controller::wait_for_client(ChildProcess& client, const FioRun& run, const s
         lose(*s, "lost", fmt::format("its SSH session ended during {}{}", test_id, err.empty() ? "" : " (" + err + ")"));
       }
     if (interrupted_.load()) {
-      out["interrupted"] = true;
+      out.doc["interrupted"] = true;
       rc = client.stop(2000);
       break;
     }
     if (std::chrono::steady_clock::now() > deadline) {
-      out["error"] = fmt::format("fio's client ran past {:.0f} s", budget_s);
+      out.fail(fmt::format("fio's client ran past {:.0f} s", budget_s));
       rc = client.stop(2000);
       break;
     }
@@ -413,25 +415,51 @@ std::string Controller::not_aligned(const HostsMerge& m, const Workload& w, doub
   return {};
 }
 
-json::object Controller::run_workload(const std::string& prefix, const suites::TestSpec& test, Workload w, bool& complete, double capacities) {
+// The hosts' results kept in the workload, typed and as the report says them: each host's fio JSON,
+// the merged numbers, each host's own (--host-profile) and what each host wrote; the merged numbers
+// are not judged when the hosts did not measure together.
+void Controller::keep_results(HostsWorkloadResult& out, const HostResults& got, const Workload& w, double log_interval_s) {
+  const auto& [results, logs, names, per_host] = got;
+  out.doc["hosts"] = per_host;
+  const auto log_ms = static_cast<uint64_t>(std::llround(log_interval_s * 1000));
+  HostsMerge m = merge_hosts(results, logs, names, o_.percentiles, log_ms);
+  out.doc["merged"] = merged_json(m);
+  for (size_t i = 0; i < results.size(); ++i) last_iops_[names[i]] = results[i]->dir[0].iops + results[i]->dir[1].iops;
+  last_merged_iops_ = merged_total(m).iops;
+  for (size_t i = 0; i < results.size(); ++i) out.written_bytes[names[i]] = results[i]->dir[1].io_bytes;
+  if (o_.host_profile) {
+    // Each host's own numbers, for limits that apply per host (--host-profile).
+    json::object own;
+    for (size_t i = 0; i < results.size(); ++i) {
+      HostsMerge& h = out.per_host[names[i]] = merge_hosts({results[i]}, {logs[i]}, {names[i]}, o_.percentiles, log_ms);
+      own[names[i]] = merged_json(h);
+    }
+    out.doc["host_merged"] = std::move(own);
+  }
+  out.mark_not_judged(not_aligned(m, w, log_interval_s));
+  out.merged = std::move(m);
+}
+
+HostsWorkloadResult Controller::run_workload(const std::string& prefix, const suites::TestSpec& test, Workload w, bool& complete, double capacities) {
   if (o_.duration_s && !w.io_limit_bytes && !own_runtime_) w.runtime_s = *o_.duration_s;
   if (o_.engine) w.engine = *o_.engine;
   if (o_.suite.region_bytes && !w.size_bytes) w.size_bytes = o_.suite.region_bytes;
-  json::object out{{"rw", to_string(w.rw)}, {"bs_bytes", w.bs_bytes}, {"iodepth", w.iodepth}, {"numjobs", w.numjobs},
-                   {"runtime_s", w.runtime_s}, {"ramp_s", w.ramp_s}, {"engine", fio_engine(w.engine)}};
-  if (reads(w.rw) && writes(w.rw)) out["rwmixread"] = w.rwmixread_pct;
+  HostsWorkloadResult out;
+  out.doc = json::object{{"rw", to_string(w.rw)}, {"bs_bytes", w.bs_bytes}, {"iodepth", w.iodepth}, {"numjobs", w.numjobs},
+                         {"runtime_s", w.runtime_s}, {"ramp_s", w.ramp_s}, {"engine", fio_engine(w.engine)}};
+  if (reads(w.rw) && writes(w.rw)) out.doc["rwmixread"] = w.rwmixread_pct;
   // Interval logs: 1 s, or a quarter of a short window (fio logs nothing for a run shorter than one period).
   const double log_interval_s = log_interval_override_s_ > 0 ? log_interval_override_s_ : std::clamp(w.runtime_s / 4, 0.1, 1.0);
   json::array sat_out;
   auto run = write_jobs(prefix, w, capacities, log_interval_s, sat_out);
   if (!run) {
-    out["error"] = run.error().message();
+    out.fail(run.error().message());
     complete = false;
     return out;
   }
-  if (!sat_out.empty()) out["hosts_sat_out"] = std::move(sat_out);
+  if (!sat_out.empty()) out.doc["hosts_sat_out"] = std::move(sat_out);
   if (run->part.empty()) {
-    out["error"] = "no host could run it";
+    out.fail("no host could run it");
     return out;
   }
   say("", fmt::format("{}: {} {} QD{} x{} on {} hosts{}", test.id, to_string(w.rw), w.bs_bytes, w.iodepth, w.numjobs, run->part.size(),
@@ -450,37 +478,26 @@ json::object Controller::run_workload(const std::string& prefix, const suites::T
   so.stderr_file = fmt::format("{}/{}.err", work_, prefix);
   auto client = ChildProcess::spawn(run->args, so);
   if (!client) {
-    out["error"] = client.error().message();
+    out.fail(client.error().message());
     complete = false;
     return out;
   }
-  out["fio_exit_code"] = wait_for_client(*client, *run, test.id, w, out, [&] { report_progress(false); });
+  // The wait comes first: what it says ("interrupted", "error") goes into the report before the exit code.
+  const int fio_exit_code = wait_for_client(*client, *run, test.id, w, out, [&] { report_progress(false); });
+  out.doc["fio_exit_code"] = fio_exit_code;
   auto parsed = parse_fio_client_output(read_file(so.stdout_file));
   if (!parsed) {
-    out["error"] = parsed.error().message();
-    out["fio_messages"] = last_line(read_file(so.stderr_file));
+    out.fail(parsed.error().message());
+    out.doc["fio_messages"] = last_line(read_file(so.stderr_file));
     for (HostSession* s : run->part) lose(*s, "lost", fmt::format("no result from fio for {}", test.id));
     complete = false;
     return out;
   }
-  if (!parsed->messages.empty()) out["fio_messages"] = parsed->messages;
+  if (!parsed->messages.empty()) out.doc["fio_messages"] = parsed->messages;
   const HostResults got = host_results(*parsed, *run, prefix, test.id);
-  const auto& [results, logs, names, per_host] = got;
-  if (results.size() != run->part.size()) complete = false;
-  out["hosts"] = per_host;
-  const auto log_ms = static_cast<uint64_t>(std::llround(log_interval_s * 1000));
-  HostsMerge m = merge_hosts(results, logs, names, o_.percentiles, log_ms);
-  out["merged"] = merged_json(m);
-  for (size_t i = 0; i < results.size(); ++i) last_iops_[names[i]] = results[i]->dir[0].iops + results[i]->dir[1].iops;
-  last_merged_iops_ = merged_total_iops(out);
+  if (got.results.size() != run->part.size()) complete = false;
+  keep_results(out, got, w, log_interval_s);
   report_progress(true);
-  if (o_.host_profile) {
-    // Each host's own numbers, for limits that apply per host (--host-profile).
-    json::object own;
-    for (size_t i = 0; i < results.size(); ++i) own[names[i]] = merged_json(merge_hosts({results[i]}, {logs[i]}, {names[i]}, o_.percentiles, log_ms));
-    out["host_merged"] = std::move(own);
-  }
-  if (const std::string why = not_aligned(m, w, log_interval_s); !why.empty()) out["not_judged"] = why;
   return out;
 }
 
@@ -508,11 +525,12 @@ HostsProgress Controller::progress(const std::string& what, double elapsed_s, st
 // hosts) until the merged rounds are steady (IOPS, or the merged mean latency for latency tests), as
 // `rounds` decides; the last round stands for the workload. Only the first round ramps (the local
 // runner's rounds follow each other without one). Required and not attained: the result is not judged.
-json::object Controller::run_steady_rounds(const std::string& prefix, const suites::TestSpec& test, Workload w, bool& complete, HostsRounds& rounds) {
+HostsWorkloadResult Controller::run_steady_rounds(const std::string& prefix, const suites::TestSpec& test, Workload w, bool& complete,
+                                                  HostsRounds& rounds) {
   const suites::SteadyStateSpec& ss = o_.suite.steady_state;
   const double ramp_s = w.ramp_s;
   w.runtime_s = o_.duration_s ? std::min(*o_.duration_s, ss.round_s) : ss.round_s;
-  json::object last;
+  HostsWorkloadResult last;
   own_runtime_ = true;
   for (size_t k = 0; k < ss.criteria.max_rounds && complete && !interrupted_.load(); ++k) {
     w.ramp_s = k == 0 ? ramp_s : 0;
@@ -522,8 +540,8 @@ json::object Controller::run_steady_rounds(const std::string& prefix, const suit
   }
   own_runtime_ = false;
   detail_.clear();
-  last["steady_state"] = rounds.json();
-  if (const std::string why = rounds.not_judged_reason(); !why.empty() && !last.contains("not_judged")) last["not_judged"] = why;
+  last.doc["steady_state"] = rounds.json();
+  last.mark_not_judged(rounds.not_judged_reason());
   return last;
 }
 
@@ -531,7 +549,7 @@ json::object Controller::run_steady_rounds(const std::string& prefix, const suit
 // the sweep's heaviest step (the most outstanding I/O) until the merged numbers are steady, then the
 // sweep, each step one fio run, until the merged IOPS gain less than min_gain_pct; the best step
 // stands for the workload, with the rounds' steady state. Required and not attained: not judged.
-json::object Controller::run_sweep(const std::string& prefix, const suites::TestSpec& test, Workload w, bool& complete) {
+HostsWorkloadResult Controller::run_sweep(const std::string& prefix, const suites::TestSpec& test, Workload w, bool& complete) {
   json::object warm;
   if (o_.suite.warmup.enabled && !writes(w.rw)) warm = warm_up(prefix + "warm", test, w, complete);
   std::optional<HostsRounds> rounds;
@@ -546,29 +564,29 @@ json::object Controller::run_sweep(const std::string& prefix, const suites::Test
   }
   json::array steps;
   double best = -1;
-  json::object best_step;
+  HostsWorkloadResult best_step;
   for (size_t k = 0; k < test.sweep->steps.size() && complete && !interrupted_.load(); ++k) {
     w.iodepth = test.sweep->steps[k].iodepth;
     w.numjobs = test.sweep->steps[k].numjobs;
     detail_ = fmt::format("sweep step {} of at most {}", k + 1, test.sweep->steps.size());
-    json::object step = run_workload(fmt::format("{}s{}", prefix, k), test, w, complete);
+    HostsWorkloadResult step = run_workload(fmt::format("{}s{}", prefix, k), test, w, complete);
     const double iops = merged_total_iops(step);
-    steps.push_back(step);
+    steps.push_back(step.doc);
     const bool gained = best <= 0 || iops >= best * (1 + test.sweep->min_gain_pct / 100);
     if (iops > best) {
       best = iops;
-      best_step = step;
+      best_step = std::move(step);
     }
     if (!gained) break;
   }
   detail_.clear();
-  if (steps.empty()) best_step["error"] = rounds ? "the sweep did not run after its steady-state rounds" : "the sweep did not run";
-  best_step["sweep"] = std::move(steps);
+  if (steps.empty()) best_step.fail(rounds ? "the sweep did not run after its steady-state rounds" : "the sweep did not run");
+  best_step.doc["sweep"] = std::move(steps);
   if (rounds) {
-    best_step["steady_state"] = rounds->json(rounds_workload);
-    if (const std::string why = rounds->not_judged_reason(); !why.empty() && !best_step.contains("not_judged")) best_step["not_judged"] = why;
+    best_step.doc["steady_state"] = rounds->json(rounds_workload);
+    best_step.mark_not_judged(rounds->not_judged_reason());
   }
-  if (!warm.empty()) best_step["warmup"] = std::move(warm);
+  if (!warm.empty()) best_step.doc["warmup"] = std::move(warm);
   return best_step;
 }
 
@@ -577,14 +595,14 @@ json::object Controller::run_sweep(const std::string& prefix, const suites::Test
 // merged IOPS are steady; each cell's last round stands for it, with the rounds it ran and the
 // matrix's steady state. Without steady state the matrix runs once. Required and not attained:
 // no cell is judged.
-std::vector<json::object> Controller::run_matrix(const std::string& prefix, const suites::TestSpec& test, bool& complete, json::object& summary) {
+std::vector<HostsWorkloadResult> Controller::run_matrix(const std::string& prefix, const suites::TestSpec& test, bool& complete, json::object& summary) {
   const suites::SteadyStateSpec& ss = o_.suite.steady_state;
   const suites::MatrixSpec& spec = *test.matrix;
   const size_t n = test.workloads.size();
   SteadyCriteria criteria = ss.criteria;
   if (!ss.enabled) criteria.max_rounds = 1;
   HostsRounds tracked(criteria, ss.enabled && ss.required, false);
-  std::vector<json::object> cells(n);
+  std::vector<HostsWorkloadResult> cells(n);
   std::vector<size_t> cell_rounds(n, 0);
   std::vector<uint32_t> mixes;
   for (const Workload& w : test.workloads) mixes.push_back(w.rwmixread_pct);
@@ -610,12 +628,12 @@ std::vector<json::object> Controller::run_matrix(const std::string& prefix, cons
   detail_.clear();
   const std::string why = tracked.not_judged_reason();
   for (size_t i = 0; i < n; ++i) {
-    json::object& c = cells[i];
-    if (!cell_rounds[i]) c["error"] = interrupted_.load() ? "interrupted before this cell ran" : "the matrix stopped before this cell ran";
+    HostsWorkloadResult& c = cells[i];
+    if (!cell_rounds[i]) c.fail(interrupted_.load() ? "interrupted before this cell ran" : "the matrix stopped before this cell ran");
     if (ss.enabled)
-      c["steady_state"] = json::object{{"required", tracked.required()}, {"attained", tracked.attained()}, {"rounds", cell_rounds[i]},
-                                     {"decided_by", "the tracked cell's merged IOPS (see the test's matrix)"}};
-    if (!why.empty() && !c.contains("not_judged")) c["not_judged"] = why;
+      c.doc["steady_state"] = json::object{{"required", tracked.required()}, {"attained", tracked.attained()}, {"rounds", cell_rounds[i]},
+                                         {"decided_by", "the tracked cell's merged IOPS (see the test's matrix)"}};
+    c.mark_not_judged(why);
   }
   summary = hosts_matrix_json(spec, mixes, cells, cell_rounds, tracked, rounds_run, round_s);
   return cells;
@@ -631,13 +649,13 @@ json::object Controller::warm_up(const std::string& prefix, const suites::TestSp
   log_interval_override_s_ = wu.interval_s;
   own_runtime_ = true;
   detail_ = "warming caches";
-  json::object out = run_workload(prefix, test, w, complete);
+  const HostsWorkloadResult out = run_workload(prefix, test, w, complete);
   own_runtime_ = false;
   detail_.clear();
   log_interval_override_s_ = 0;
   std::vector<double> series;
-  if (const json::value* m = out.if_contains("merged"))
-    for (const auto& iv : m->at("intervals").as_array()) series.push_back(iv.at("read_iops").to_number<double>() + iv.at("write_iops").to_number<double>());
+  if (out.merged)
+    for (const FioIntervalSample& s : out.merged->intervals) series.push_back(s.value[0] + s.value[1]);
   SteadyCriteria c;
   c.window_rounds = std::min(wu.window, std::max<size_t>(series.size(), 2));
   c.max_rounds = series.size();
@@ -648,7 +666,7 @@ json::object Controller::warm_up(const std::string& prefix, const suites::TestSp
   json::array iv;
   for (double v : series) iv.push_back(v);
   return json::object{{"runtime_s", w.runtime_s}, {"interval_iops", std::move(iv)}, {"warm", st.attained},
-                      {"hosts", out.contains("hosts") ? out.at("hosts") : json::value(nullptr)}};
+                      {"hosts", out.doc.contains("hosts") ? out.doc.at("hosts") : json::value(nullptr)}};
 }
 
 // The unwritten-space probe on every host with diskvet (its gate, read only, beside the hold):
@@ -699,7 +717,7 @@ json::object Controller::probe_hosts(std::string& unwritten) {
 // Workload-independent preconditioning (SNIA PTS 3.2) on every host's held devices at once: one
 // sized fio run of sequential writes, each device written `capacities` times over its region. A
 // host that wrote less (a time cap) or could not take part leaves a required preconditioning missing.
-json::object Controller::precondition(bool& complete) {
+json::object Controller::precondition(bool& complete, std::string& incomplete) {
   const suites::PreconditionSpec& p = o_.suite.precondition;
   Workload w;
   w.rw = Pattern::write;
@@ -712,23 +730,22 @@ json::object Controller::precondition(bool& complete) {
   suites::TestSpec pre;
   pre.id = "precondition";
   say("", fmt::format("preconditioning: sequential {} writes, {}x each region", w.bs_bytes, p.capacities));
-  json::object out = run_workload("pre", pre, w, complete, p.capacities);
+  HostsWorkloadResult out = run_workload("pre", pre, w, complete, p.capacities);
   std::string missing;
-  const json::value* hosts = out.if_contains("hosts");
   for (const HostSession& s : hosts_) {
     if (s.lost()) continue;
     auto want = host_target_bytes_.find(s.host->name);
-    const json::value* raw = hosts && hosts->is_object() ? hosts->as_object().if_contains(s.host->name) : nullptr;
-    if (want == host_target_bytes_.end() || !raw) {
+    auto wrote = out.written_bytes.find(s.host->name);
+    if (want == host_target_bytes_.end() || wrote == out.written_bytes.end()) {
       missing += fmt::format("{}{} was not preconditioned", missing.empty() ? "" : "; ", s.host->name);
       continue;
     }
-    const uint64_t wrote = raw->at("write").at("io_bytes").to_number<uint64_t>();
-    if (wrote < want->second)
-      missing += fmt::format("{}{} wrote {} of {} bytes", missing.empty() ? "" : "; ", s.host->name, wrote, want->second);
+    if (wrote->second < want->second)
+      missing += fmt::format("{}{} wrote {} of {} bytes", missing.empty() ? "" : "; ", s.host->name, wrote->second, want->second);
   }
-  if (!missing.empty()) out["incomplete"] = missing;
-  return out;
+  if (!missing.empty()) out.doc["incomplete"] = missing;
+  incomplete = missing;
+  return std::move(out.doc);
 }
 
 json::object Controller::host_json(const HostSession& s) const {
@@ -838,9 +855,9 @@ bool Controller::hold_hosts(json::object& rep, std::string& status, int& exit) {
 std::string Controller::prepare(json::object& rep, bool& complete) {
   std::string required_missing;
   if (o_.suite.precondition.enabled) {
-    json::object pre = precondition(complete);
-    if (const json::value* inc = pre.if_contains("incomplete"); inc && o_.suite.precondition.required)
-      required_missing = "preconditioning required and incomplete: " + std::string(inc->as_string());
+    std::string incomplete;
+    json::object pre = precondition(complete, incomplete);
+    if (!incomplete.empty() && o_.suite.precondition.required) required_missing = "preconditioning required and incomplete: " + incomplete;
     rep["precondition"] = std::move(pre);
   }
   const bool suite_reads = std::any_of(o_.suite.tests.begin(), o_.suite.tests.end(), [](const suites::TestSpec& t) {
@@ -851,7 +868,9 @@ std::string Controller::prepare(json::object& rep, bool& complete) {
     json::object probe = probe_hosts(unwritten);
     if (!unwritten.empty() && o_.suite.probe.on_unwritten == suites::OnUnwritten::precondition && !o_.suite.precondition.enabled) {
       say("", "probe: " + unwritten + "; preconditioning");
-      rep["precondition"] = precondition(complete);
+      // The probe after it says whether the space is written now: its answer, not this run's, decides.
+      std::string incomplete;
+      rep["precondition"] = precondition(complete, incomplete);
       unwritten.clear();
       probe = probe_hosts(unwritten);
     }
@@ -867,37 +886,39 @@ std::string Controller::prepare(json::object& rep, bool& complete) {
 
 // One workload of a test as the suite runs it: a sweep, steady-state rounds, or one run; read
 // workloads warm the caches first where the suite asks.
-json::object Controller::run_test_workload(const std::string& prefix, const suites::TestSpec& test, const Workload& w, bool& complete) {
+HostsWorkloadResult Controller::run_test_workload(const std::string& prefix, const suites::TestSpec& test, const Workload& w, bool& complete) {
   if (test.sweep) return run_sweep(prefix, test, w, complete);
   json::object warm;
   if (o_.suite.warmup.enabled && !writes(w.rw)) warm = warm_up(prefix + "warm", test, w, complete);
-  json::object done;
+  HostsWorkloadResult done;
   if (o_.suite.steady_state.enabled) {
     HostsRounds rounds(o_.suite.steady_state.criteria, o_.suite.steady_state.required, test.track_latency);
     done = run_steady_rounds(prefix, test, w, complete, rounds);
   } else {
     done = run_workload(prefix, test, w, complete);
   }
-  if (!warm.empty()) done["warmup"] = std::move(warm);
+  if (!warm.empty()) done.doc["warmup"] = std::move(warm);
   return done;
 }
 
 // Per-host limits (--host-profile): every host judged on its own numbers; the worst host counts for
 // the test (its statuses join `statuses`).
-json::object Controller::judge_per_host(const suites::TestSpec& test, const std::vector<json::object>& done, bool complete,
+json::object Controller::judge_per_host(const suites::TestSpec& test, const std::vector<HostsWorkloadResult>& done, bool complete,
                                         const std::string& required_missing, std::vector<VerdictStatus>& statuses) const {
   json::object per_host;
   for (const HostSession& s : hosts_) {
-    std::vector<json::object> own;
-    for (const json::object& d : done) {
-      json::object w = d;
-      w.erase("merged");
-      if (const json::value* hm = d.if_contains("host_merged"); hm && hm->as_object().contains(s.host->name)) w["merged"] = hm->as_object().at(s.host->name);
+    // Each workload as this host alone measured it: its own numbers (none when it has none), with
+    // the workload's error and reason not to judge.
+    std::vector<HostsWorkloadResult> own;
+    for (const HostsWorkloadResult& d : done) {
+      HostsWorkloadResult w;
+      w.not_judged = d.not_judged;
+      w.error = d.error;
+      if (auto it = d.per_host.find(s.host->name); it != d.per_host.end()) w.merged = it->second;
       own.push_back(std::move(w));
     }
     json::object hj;
-    judge_hosts_test(hj, test.id, *o_.host_profile, own, complete && !s.lost(), required_missing);
-    if (auto st = parse_status(hj.at("status").as_string())) statuses.push_back(*st);
+    statuses.push_back(judge_hosts_test(hj, test.id, *o_.host_profile, own, complete && !s.lost(), required_missing));
     per_host[s.host->name] = std::move(hj);
   }
   return per_host;
@@ -909,19 +930,20 @@ json::array Controller::run_tests(bool& complete, const std::string& required_mi
   json::array tests;
   for (size_t t = 0; t < o_.suite.tests.size() && complete && !interrupted_.load(); ++t) {
     const suites::TestSpec& test = o_.suite.tests[t];
-    std::vector<json::object> done;
+    std::vector<HostsWorkloadResult> done;
     json::object matrix;
     if (test.matrix) done = run_matrix(fmt::format("t{}", t), test, complete, matrix);
     for (size_t wi = 0; !test.matrix && wi < test.workloads.size() && complete && !interrupted_.load(); ++wi)
       done.push_back(run_test_workload(fmt::format("t{}w{}", t, wi), test, test.workloads[wi], complete));
     json::array workloads;
-    for (const auto& d : done) workloads.push_back(d);
+    for (const auto& d : done) workloads.push_back(d.doc);
     json::object tj{{"id", test.id}, {"workloads", std::move(workloads)}};
     if (!matrix.empty()) tj["matrix"] = std::move(matrix);
-    if (o_.profile) judge_hosts_test(tj, test.id, *o_.profile, done, complete, required_missing);
+    std::optional<VerdictStatus> status;
+    if (o_.profile) status = judge_hosts_test(tj, test.id, *o_.profile, done, complete, required_missing);
     if (o_.host_profile) tj["host_verdicts"] = judge_per_host(test, done, complete, required_missing, statuses);
-    if (const json::value* st = tj.if_contains("status"); st && st->is_string())
-      if (auto s = parse_status(st->get_string())) statuses.push_back(*s);
+    // The test's own status after its hosts', as the statuses have always been gathered.
+    if (status) statuses.push_back(*status);
     tests.push_back(std::move(tj));
   }
   return tests;

@@ -4,7 +4,6 @@
 #include <fmt/format.h>
 
 #include "runner/analysis/verdict.hpp"
-#include "runner/hosts/json_read.hpp"
 
 namespace diskvet::runner {
 
@@ -25,30 +24,13 @@ json::object direction_json(const MergedDirection& d) {
                                               {"percentile", std::move(pct)}, {"percentile_upper", std::move(upper)}}}};
 }
 
-using json_read::number;
-using json_read::obj;
-
-// A metric of the merged numbers in one scope ("read", "write", "total").
-std::optional<double> measure_merged(const json::object& merged, std::string_view scope, MetricKind kind) {
-  const json::object* d = obj(merged, scope);
-  if (!d || number(d, "total_ios") <= 0) return std::nullopt;
-  const json::object* lat = obj(*d, "lat_ns");
-  switch (kind) {
-    case MetricKind::iops: return number(d, "iops");
-    case MetricKind::bw_mbps: return number(d, "bw_bytes") / 1e6;
-    case MetricKind::lat_mean_us: return number(lat, "mean") / 1e3;
-    case MetricKind::lat_p99_us: {
-      const json::object* u = lat ? obj(*lat, "percentile_upper") : nullptr;
-      if (!u || !u->contains(pct_key(99))) return std::nullopt;
-      return number(u, pct_key(99)) / 1e3;
-    }
-    case MetricKind::lat_p9999_us: {
-      const json::object* u = lat ? obj(*lat, "percentile_upper") : nullptr;
-      if (!u || !u->contains(pct_key(99.99))) return std::nullopt;
-      return number(u, pct_key(99.99)) / 1e3;
-    }
-  }
-  return std::nullopt;
+// The percentile of a direction at pct (as the report's key spells it: two lists that print the same
+// key are the same percentile), plus its bin's half-width: the bin's upper edge, never under-stated.
+std::optional<double> percentile_upper_ns(const MergedDirection& d, double pct) {
+  std::optional<double> upper;
+  for (const auto& [p, v] : d.percentiles_ns)
+    if (pct_key(p) == pct_key(pct)) upper = static_cast<double>(v + fio_bin_half_width_ns(v));
+  return upper;
 }
 
 }  // namespace
@@ -66,19 +48,39 @@ json::object merged_json(const HostsMerge& m) {
   return o;
 }
 
-double merged_total_iops(const json::object& workload) {
-  const json::object* m = obj(workload, "merged");
-  return m ? number(obj(*m, "total"), "iops") : 0;
+double merged_total_iops(const HostsWorkloadResult& workload) { return workload.merged ? merged_total(*workload.merged).iops : 0; }
+
+std::optional<double> measure_merged(const HostsMerge& m, MetricScope scope, MetricKind kind) {
+  MergedDirection d;
+  if (scope == MetricScope::read) d = m.dir[0];
+  else if (scope == MetricScope::write) d = m.dir[1];
+  else if (scope == MetricScope::total) d = merged_total(m);
+  else return std::nullopt;
+  if (d.total_ios == 0) return std::nullopt;
+  switch (kind) {
+    case MetricKind::iops: return d.iops;
+    case MetricKind::bw_mbps: return d.bw_bytes_per_s / 1e6;
+    case MetricKind::lat_mean_us: return d.lat_mean_ns / 1e3;
+    case MetricKind::lat_p99_us: {
+      const std::optional<double> ns = percentile_upper_ns(d, 99);
+      return ns ? std::optional<double>(*ns / 1e3) : std::nullopt;
+    }
+    case MetricKind::lat_p9999_us: {
+      const std::optional<double> ns = percentile_upper_ns(d, 99.99);
+      return ns ? std::optional<double>(*ns / 1e3) : std::nullopt;
+    }
+  }
+  return std::nullopt;
 }
 
-void judge_hosts_test(json::object& test, const std::string& test_id, const suites::Profile& profile,
-                      const std::vector<json::object>& workloads, bool complete, const std::string& not_judged_reason) {
+VerdictStatus judge_hosts_test(json::object& test, const std::string& test_id, const suites::Profile& profile,
+                               const std::vector<HostsWorkloadResult>& workloads, bool complete, const std::string& not_judged_reason) {
   std::vector<MetricVerdict> verdicts;
   std::string not_judged = complete ? not_judged_reason : "the run lost a host: the array was not measured whole";
-  for (const json::object& w : workloads) {
+  for (const HostsWorkloadResult& w : workloads) {
     if (!not_judged.empty()) break;
-    if (const json::value* na = w.if_contains("not_judged"); na && na->is_string()) not_judged = std::string(na->get_string());
-    else if (w.contains("error")) not_judged = "a workload did not run";
+    if (!w.not_judged.empty()) not_judged = w.not_judged;
+    else if (w.error) not_judged = "a workload did not run";
   }
   for (const suites::TestLimits& tl : profile.tests) {
     if (tl.test_id != test_id) continue;
@@ -89,12 +91,13 @@ void judge_hosts_test(json::object& test, const std::string& test_id, const suit
       for (MetricScope scope : scopes) {
         const std::string name = metric_name(scope, ml.metric.kind);
         std::optional<double> value;
-        for (const json::object& w : workloads) {
-          const json::object* m = obj(w, "merged");
-          if (!m) continue;
-          // total: the workload that measures both directions, else the first that measured anything
-          value = measure_merged(*m, to_string(scope), ml.metric.kind);
-          if (value && (scope != MetricScope::total || (number(obj(*m, "read"), "total_ios") > 0 && number(obj(*m, "write"), "total_ios") > 0))) break;
+        for (const HostsWorkloadResult& w : workloads) {
+          if (!w.merged) continue;
+          // read or write: the first workload that measured it. total: the first that measured both
+          // directions; when none did, the last workload's (each one replaces the one before)
+          value = measure_merged(*w.merged, scope, ml.metric.kind);
+          const bool both = w.merged->dir[0].total_ios > 0 && w.merged->dir[1].total_ios > 0;
+          if (value && (scope != MetricScope::total || both)) break;
         }
         if (ml.metric.scope == MetricScope::each && !value) continue;  // a direction the test does not measure
         if (!not_judged.empty()) verdicts.push_back(not_evaluated(test_id, name, ml.limit, not_judged));
@@ -110,6 +113,7 @@ void judge_hosts_test(json::object& test, const std::string& test_id, const suit
   json::array reasons;
   for (const auto& s : r.reasons) reasons.push_back(json::string(s));
   test["reasons"] = std::move(reasons);
+  return r.status;
 }
 
 }  // namespace diskvet::runner

@@ -196,13 +196,16 @@ namespace {
 
 namespace json = boost::json;
 
-// A merged workload of the 3-host fixture, as the controller puts it in the report.
-json::object fixture_workload() {
+// A merged workload of the 3-host fixture, as the controller keeps it: typed, and in the report.
+HostsWorkloadResult fixture_workload() {
   auto out = parse_fio_client_output(fixture("client_3hosts.txt"));
   EXPECT_TRUE(out.ok());
   std::vector<const FioHostResult*> hosts;
   for (const auto& h : out->hosts) hosts.push_back(&h);
-  return json::object{{"merged", merged_json(merge_hosts(hosts, {}, {}, {50, 99, 99.99}, 1000))}};
+  HostsWorkloadResult w;
+  w.merged = merge_hosts(hosts, {}, {}, {50, 99, 99.99}, 1000);
+  w.doc = json::object{{"merged", merged_json(*w.merged)}};
+  return w;
 }
 
 suites::Profile array_profile(double min_iops, double max_p99_us) {
@@ -217,9 +220,9 @@ suites::Profile array_profile(double min_iops, double max_p99_us) {
 }
 
 TEST(HostsVerdicts, LimitsApplyToTheMergedNumbers) {
-  json::object w = fixture_workload();
-  const double iops = w.at("merged").at("total").at("iops").to_number<double>();
-  const double p99_upper_us = w.at("merged").at("read").at("lat_ns").at("percentile_upper").at("99.000000").to_number<double>() / 1e3;
+  HostsWorkloadResult w = fixture_workload();
+  const double iops = w.doc.at("merged").at("total").at("iops").to_number<double>();
+  const double p99_upper_us = w.doc.at("merged").at("read").at("lat_ns").at("percentile_upper").at("99.000000").to_number<double>() / 1e3;
   // The summed IOPS pass a limit no single host reaches; the merged p99's upper edge is what is judged.
   auto out = parse_fio_client_output(fixture("client_3hosts.txt"));
   ASSERT_TRUE(out.ok());
@@ -234,12 +237,12 @@ TEST(HostsVerdicts, LimitsApplyToTheMergedNumbers) {
 }
 
 TEST(HostsVerdicts, ARunThatLostAHostOrDidNotStartTogetherIsNeverPass) {
-  json::object w = fixture_workload();
+  HostsWorkloadResult w = fixture_workload();
   json::object lost;
   judge_hosts_test(lost, "t", array_profile(1, 1e9), {w}, false);
   EXPECT_NE(lost.at("status").as_string(), "PASS");
-  json::object apart = w;
-  apart["not_judged"] = "the hosts started 2000 ms apart";
+  HostsWorkloadResult apart = w;
+  apart.mark_not_judged("the hosts started 2000 ms apart");
   json::object t;
   judge_hosts_test(t, "t", array_profile(1, 1e9), {apart}, true);
   EXPECT_NE(t.at("status").as_string(), "PASS");

@@ -13,12 +13,25 @@ namespace {
 
 namespace json = boost::json;
 
-// A workload's JSON as run_workload gives it: merged total IOPS and mean latency (ns).
-json::object round_of(double iops, double lat_mean_ns = 1000) {
-  json::object lat{{"mean", lat_mean_ns}, {"N", 100}};
-  json::object dir{{"iops", iops}, {"total_ios", 100}, {"lat_ns", lat}};
-  return json::object{{"rw", "randread"}, {"bs_bytes", 4096}, {"iodepth", 32}, {"numjobs", 1},
-                      {"merged", json::object{{"read", dir}, {"write", json::object{{"total_ios", 0}}}, {"total", dir}}}};
+// A workload as run_workload gives it: merged total IOPS and mean latency (ns), all reads; its JSON
+// written from the typed numbers, as the controller writes it.
+HostsWorkloadResult round_of(double iops, double lat_mean_ns = 1000) {
+  HostsMerge m;
+  m.dir[0].iops = iops;
+  m.dir[0].total_ios = 100;
+  m.dir[0].lat_count = 100;
+  m.dir[0].lat_mean_ns = lat_mean_ns;
+  HostsWorkloadResult w;
+  w.doc = json::object{{"rw", "randread"}, {"bs_bytes", 4096}, {"iodepth", 32}, {"numjobs", 1}, {"merged", merged_json(m)}};
+  w.merged = m;
+  return w;
+}
+
+// A round that did not run: an error and no merged numbers.
+HostsWorkloadResult failed_round(const std::string& why) {
+  HostsWorkloadResult w;
+  w.fail(why);
+  return w;
 }
 
 SteadyCriteria criteria(size_t window, size_t max_rounds, double pct = 20) {
@@ -75,15 +88,14 @@ TEST(HostsRounds, NotRequiredLeavesTheResultJudgedButSaysNotSteady) {
 TEST(HostsRounds, ARoundWithoutMergedNumbersEndsTheRoundsNotSteady) {
   HostsRounds r(criteria(2, 10), true, false);
   EXPECT_TRUE(r.add_round(round_of(1000)));
-  json::object failed{{"error", "fio's client ran past 60 s"}};
-  EXPECT_FALSE(r.add_round(failed));
+  EXPECT_FALSE(r.add_round(failed_round("fio's client ran past 60 s")));
   EXPECT_FALSE(r.attained());
   EXPECT_NE(r.not_judged_reason().find("round 2 gave no merged numbers"), std::string::npos);
   // Even with numbers beside the error: the round does not count as measured.
   HostsRounds e(criteria(2, 10), true, false);
   e.add_round(round_of(1000));
-  json::object both = round_of(1000);
-  both["error"] = "no result from fio";
+  HostsWorkloadResult both = round_of(1000);
+  both.fail("no result from fio");
   EXPECT_FALSE(e.add_round(both));
   EXPECT_FALSE(e.attained());
 }
@@ -105,9 +117,9 @@ TEST(HostsRounds, AnUnsteadyRequiredWorkloadIsNeverPass) {
   HostsRounds r(criteria(2, 2), true, false);
   r.add_round(round_of(1000));
   r.add_round(round_of(5000));
-  json::object w = round_of(5000);
-  w["steady_state"] = r.json();
-  w["not_judged"] = r.not_judged_reason();
+  HostsWorkloadResult w = round_of(5000);
+  w.doc["steady_state"] = r.json();
+  w.mark_not_judged(r.not_judged_reason());
   auto profile = suites::parse_profile(R"({"name": "floor", "description": "any", "source": "test", "limits": {"t": {"total.iops": {"min": 1}}}})", "floor.json");
   ASSERT_TRUE(profile.ok()) << profile.error().message();
   json::object test{{"id", "t"}};
@@ -118,8 +130,8 @@ TEST(HostsRounds, AnUnsteadyRequiredWorkloadIsNeverPass) {
   HostsRounds s(criteria(2, 2), true, false);
   s.add_round(round_of(5000));
   s.add_round(round_of(5000));
-  json::object ok = round_of(5000);
-  ok["steady_state"] = s.json();
+  HostsWorkloadResult ok = round_of(5000);
+  ok.doc["steady_state"] = s.json();
   json::object passed{{"id", "t"}};
   judge_hosts_test(passed, "t", *profile, {ok}, true);
   EXPECT_EQ(passed.at("status").as_string(), "PASS") << json::serialize(passed);
@@ -133,7 +145,7 @@ TEST(HostsRounds, MatrixSummaryHasEveryCellsRoundsAndTheTrackedSeries) {
   HostsRounds tracked(criteria(2, 3), true, false);
   tracked.add_round(round_of(100));
   tracked.add_round(round_of(300));
-  std::vector<json::object> cells{round_of(1000), round_of(300)};
+  std::vector<HostsWorkloadResult> cells{round_of(1000), round_of(300)};
   const json::object m = hosts_matrix_json(spec, {100, 0}, cells, {2, 2}, tracked, 2, 1.0);
   EXPECT_EQ(m.at("rounds_run").to_number<size_t>(), 2u);
   EXPECT_FALSE(m.at("steady_state").at("attained").as_bool());
@@ -148,12 +160,12 @@ TEST(HostsRounds, MatrixSummaryHasEveryCellsRoundsAndTheTrackedSeries) {
 TEST(HostsRounds, TheReportRendersRoundsAndSteadinessPerWorkload) {
   HostsRounds r(criteria(2, 3), true, false);
   for (double v : {100.0, 300.0, 900.0}) r.add_round(round_of(v));
-  json::object w = round_of(900);
+  json::object w = round_of(900).doc;
   w["steady_state"] = r.json("randread 4 KiB QD32 x1");
   w["not_judged"] = r.not_judged_reason();
   json::array steps;
   for (int qd : {1, 32}) {
-    json::object s = round_of(qd * 10.0);
+    json::object s = round_of(qd * 10.0).doc;
     s["iodepth"] = qd;
     steps.push_back(s);
   }
