@@ -117,6 +117,7 @@ std::string render_hosts_text(const ReportView& report) {
                               report.verdict, number_text(report.exit_code));
   if (!doc.error.empty()) t += "error: " + doc.error + "\n";
   if (!doc.not_judged.empty()) t += "not judged: " + doc.not_judged + "\n";
+  for (const PhaseNotRunView& p : doc.phases_not_run) t += fmt::format("not run: {}: {}\n", p.phase, p.why);
   t += fmt::format("\n{:<16} {:<17} {:<10} {}\n", "HOST", "STATE", "FIO", "DEVICES");
   for (const HostStateView& h : doc.hosts) {
     std::string devs;
@@ -158,6 +159,8 @@ std::string render_hosts_html(const ReportView& report, bool seal_ok) {
                    html_escape(report.verdict), html_escape(number_text(report.exit_code)), html_escape(doc.profile));
   if (!seal_ok) h += "<p><strong>WARNING: the sha256 seal does not match: the report was altered after it was written.</strong></p>";
   if (!doc.error.empty()) h += "<p>error: " + html_escape(doc.error) + "</p>";
+  if (!doc.not_judged.empty()) h += "<p>not judged: " + html_escape(doc.not_judged) + "</p>";
+  for (const PhaseNotRunView& p : doc.phases_not_run) h += fmt::format("<p>not run: {}: {}</p>", html_escape(p.phase), html_escape(p.why));
   h += "<h2>Hosts</h2><table><tr><th>host</th><th>state</th><th>fio</th><th>devices</th><th>why</th></tr>";
   for (const HostStateView& o : doc.hosts) {
     std::string devs;

@@ -19,16 +19,17 @@
 #include <sstream>
 #include <thread>
 
-#include "diskvet/version.hpp"
 #include "common/child_process.hpp"
+#include "common/units.hpp"
+#include "diskvet/version.hpp"
+#include "runner/analysis/steady_state.hpp"
 #include "runner/hosts/fio_job.hpp"
+#include "runner/hosts/host_gate.hpp"
+#include "runner/hosts/hosts_report_render.hpp"
 #include "runner/hosts/hosts_rounds.hpp"
 #include "runner/hosts/hosts_verdicts.hpp"
-#include "runner/hosts/hosts_report_render.hpp"
-#include "runner/hosts/host_gate.hpp"
 #include "runner/report/report_json.hpp"
-#include "runner/analysis/steady_state.hpp"
-#include "common/units.hpp"
+#include "runner/run/phase_sequence.hpp"
 #include "runner/run/suite_run.hpp"
 
 namespace diskvet::runner {
@@ -65,10 +66,27 @@ std::string last_line(std::string text) {
   return nl == std::string::npos ? text : text.substr(nl + 1);
 }
 
-class Controller {
+// The multi-host run: fio's executor of the suite's phases (runner/run/phase_sequence.hpp) across
+// the hosts, plus its host bookkeeping (SSH sessions, fio servers, gates, lost hosts).
+class Controller final : public PhaseExecutor {
  public:
   Controller(const HostsOptions& o, const HostsEvents& e, const std::atomic<bool>& interrupted) : o_(o), events_(e), interrupted_(interrupted) {}
   HostsRunResult run();
+
+  // The phases, as run_phases calls them once the hosts are held.
+  bool stopped() const override { return interrupted_.load() || !complete_; }
+  std::string cannot(SuitePhase phase) const override;
+  void skipped(SuitePhase phase, const std::string& why) override;
+  void health_before() override {}  // cannot(): fio's client reads no drive health
+  void probe_addresses() override {}
+  std::string purge() override { return ""; }
+  PreconditionOutcome precondition(const std::string& why) override;
+  std::string precondition_not_done() const override { return ""; }
+  UnwrittenOutcome probe_unwritten() override;
+  UnwrittenOutcome unwritten_after(const PreconditionOutcome& pre, const UnwrittenOutcome& before) override;
+  void tests_starting(const PhaseFindings& findings) override;
+  void run_test(const suites::TestSpec& test) override;
+  void health_after() override {}
 
  private:
   std::vector<std::string> ssh_prefix(const Host& h) const;
@@ -88,9 +106,7 @@ class Controller {
   bool start_gates();
   std::string check_gate_answer(HostSession& s);
   bool hold_hosts(json::object& rep, std::string& status, int& exit);
-  std::string prepare(json::object& rep, bool& complete);
-  json::array run_tests(bool& complete, const std::string& required_missing, std::vector<VerdictStatus>& statuses);
-  HostsWorkloadResult run_test_workload(const std::string& prefix, const suites::TestSpec& test, const Workload& w, bool& complete);
+  HostsWorkloadResult run_test_workload(const std::string& prefix, const suites::TestSpec& test, const Workload& w);
   json::object judge_per_host(const suites::TestSpec& test, const std::vector<HostsWorkloadResult>& done, bool complete,
                               const std::string& required_missing, std::vector<VerdictStatus>& statuses) const;
   // One fio client run across the hosts: the hosts taking part and the client's command line.
@@ -114,11 +130,13 @@ class Controller {
   // capacities > 0: a sized workload (preconditioning) writing that many times each host's region.
   HostsWorkloadResult run_workload(const std::string& prefix, const suites::TestSpec& test, Workload w, bool& complete, double capacities = 0);
   // incomplete: which hosts wrote less than their target, or could not take part (empty: none).
-  json::object precondition(bool& complete, std::string& incomplete);
-  json::object probe_hosts(std::string& unwritten);
+  json::object precondition_hosts(bool& complete, std::string& incomplete);
+  // unwritten: each device found unwritten and each host that could not be probed; found: whether a
+  // probe that ran found space never written.
+  json::object probe_hosts(std::string& unwritten, bool& found);
   // Rounds of w until `rounds` says they end; returns the last round.
   HostsWorkloadResult run_steady_rounds(const std::string& prefix, const suites::TestSpec& test, Workload w, bool& complete, HostsRounds& rounds);
-  HostsWorkloadResult run_sweep(const std::string& prefix, const suites::TestSpec& test, Workload w, bool& complete);
+  class WorkloadRun;
   std::vector<HostsWorkloadResult> run_matrix(const std::string& prefix, const suites::TestSpec& test, bool& complete, json::object& summary);
   HostsProgress progress(const std::string& what, double elapsed_s, std::optional<double> planned_s, const std::vector<HostSession*>& part,
                          bool finished) const;
@@ -137,6 +155,13 @@ class Controller {
   std::string detail_;         // what the run is within its test ("round 2 of at most 25"), for progress
   std::map<std::string, double> last_iops_;  // each host's IOPS in its last finished fio run
   std::optional<double> last_merged_iops_;
+  // The phases' state: the report being written, whether every host took part so far, the statuses
+  // of the tests' verdicts, the tests run, and why their numbers cannot be judged (empty: they can).
+  json::object* rep_ = nullptr;
+  bool complete_ = true;
+  std::vector<VerdictStatus> statuses_;
+  json::array tests_;
+  std::string required_missing_;
   json::object warm_up(const std::string& prefix, const suites::TestSpec& test, Workload w, bool& complete);
 };
 
@@ -545,50 +570,79 @@ HostsWorkloadResult Controller::run_steady_rounds(const std::string& prefix, con
   return last;
 }
 
-// The max-IOPS sweep across the hosts, as the local runner does it: with steady state on, rounds of
-// the sweep's heaviest step (the most outstanding I/O) until the merged numbers are steady, then the
-// sweep, each step one fio run, until the merged IOPS gain less than min_gain_pct; the best step
-// stands for the workload, with the rounds' steady state. Required and not attained: not judged.
-HostsWorkloadResult Controller::run_sweep(const std::string& prefix, const suites::TestSpec& test, Workload w, bool& complete) {
-  json::object warm;
-  if (o_.suite.warmup.enabled && !writes(w.rw)) warm = warm_up(prefix + "warm", test, w, complete);
-  std::optional<HostsRounds> rounds;
-  std::string rounds_workload;
-  if (o_.suite.steady_state.enabled && complete && !interrupted_.load()) {
-    Workload track = w;
-    track.iodepth = test.sweep->steps.back().iodepth;
-    track.numjobs = test.sweep->steps.back().numjobs;
-    rounds_workload = fmt::format("{} {} QD{} x{}", to_string(track.rw), format_bytes(track.bs_bytes), track.iodepth, track.numjobs);
-    rounds.emplace(o_.suite.steady_state.criteria, o_.suite.steady_state.required, test.track_latency);
-    run_steady_rounds(prefix + "ss", test, track, complete, *rounds);
+// One workload of a test across the hosts: fio's executor of the workload's phases
+// (phase_sequence.hpp), each phase one or more fio runs; result() is what stands for the workload.
+class Controller::WorkloadRun final : public WorkloadPhaseExecutor {
+ public:
+  WorkloadRun(Controller& c, std::string prefix, const suites::TestSpec& test, const Workload& w)
+      : c_(c), prefix_(std::move(prefix)), test_(test), w_(w) {}
+
+  bool stopped() const override { return c_.stopped(); }
+
+  void warm_up() override { warm_ = c_.warm_up(prefix_ + "warm", test_, w_, c_.complete_); }
+
+  // As the local runner: rounds of the sweep's heaviest step until the merged numbers are steady.
+  bool sweep_rounds() override {
+    Workload track = w_;
+    track.iodepth = test_.sweep->steps.back().iodepth;
+    track.numjobs = test_.sweep->steps.back().numjobs;
+    rounds_workload_ = fmt::format("{} {} QD{} x{}", to_string(track.rw), format_bytes(track.bs_bytes), track.iodepth, track.numjobs);
+    rounds_.emplace(c_.o_.suite.steady_state.criteria, c_.o_.suite.steady_state.required, test_.track_latency);
+    c_.run_steady_rounds(prefix_ + "ss", test_, track, c_.complete_, *rounds_);
+    return true;  // the sweep says itself that it did not run after them
   }
-  json::array steps;
-  double best = -1;
-  HostsWorkloadResult best_step;
-  for (size_t k = 0; k < test.sweep->steps.size() && complete && !interrupted_.load(); ++k) {
-    w.iodepth = test.sweep->steps[k].iodepth;
-    w.numjobs = test.sweep->steps[k].numjobs;
-    detail_ = fmt::format("sweep step {} of at most {}", k + 1, test.sweep->steps.size());
-    HostsWorkloadResult step = run_workload(fmt::format("{}s{}", prefix, k), test, w, complete);
-    const double iops = merged_total_iops(step);
-    steps.push_back(step.doc);
-    const bool gained = best <= 0 || iops >= best * (1 + test.sweep->min_gain_pct / 100);
-    if (iops > best) {
-      best = iops;
-      best_step = std::move(step);
+
+  // Each step one fio run, until the merged IOPS gain less than min_gain_pct; the best step stands
+  // for the workload, with the rounds' steady state. Required and not attained: not judged.
+  void sweep() override {
+    Workload w = w_;
+    json::array steps;
+    double best = -1;
+    for (size_t k = 0; k < test_.sweep->steps.size() && !stopped(); ++k) {
+      w.iodepth = test_.sweep->steps[k].iodepth;
+      w.numjobs = test_.sweep->steps[k].numjobs;
+      c_.detail_ = fmt::format("sweep step {} of at most {}", k + 1, test_.sweep->steps.size());
+      HostsWorkloadResult step = c_.run_workload(fmt::format("{}s{}", prefix_, k), test_, w, c_.complete_);
+      const double iops = merged_total_iops(step);
+      steps.push_back(step.doc);
+      const bool gained = best <= 0 || iops >= best * (1 + test_.sweep->min_gain_pct / 100);
+      if (iops > best) {
+        best = iops;
+        result_ = std::move(step);
+      }
+      if (!gained) break;
     }
-    if (!gained) break;
+    c_.detail_.clear();
+    if (steps.empty()) result_.fail(rounds_ ? "the sweep did not run after its steady-state rounds" : "the sweep did not run");
+    result_.doc["sweep"] = std::move(steps);
+    if (rounds_) {
+      result_.doc["steady_state"] = rounds_->json(rounds_workload_);
+      result_.mark_not_judged(rounds_->not_judged_reason());
+    }
   }
-  detail_.clear();
-  if (steps.empty()) best_step.fail(rounds ? "the sweep did not run after its steady-state rounds" : "the sweep did not run");
-  best_step.doc["sweep"] = std::move(steps);
-  if (rounds) {
-    best_step.doc["steady_state"] = rounds->json(rounds_workload);
-    best_step.mark_not_judged(rounds->not_judged_reason());
+
+  void steady_rounds() override {
+    HostsRounds rounds(c_.o_.suite.steady_state.criteria, c_.o_.suite.steady_state.required, test_.track_latency);
+    result_ = c_.run_steady_rounds(prefix_, test_, w_, c_.complete_, rounds);
   }
-  if (!warm.empty()) best_step.doc["warmup"] = std::move(warm);
-  return best_step;
-}
+
+  void measure() override { result_ = c_.run_workload(prefix_, test_, w_, c_.complete_); }
+
+  HostsWorkloadResult result() && {
+    if (!warm_.empty()) result_.doc["warmup"] = std::move(warm_);
+    return std::move(result_);
+  }
+
+ private:
+  Controller& c_;
+  const std::string prefix_;
+  const suites::TestSpec& test_;
+  const Workload w_;
+  json::object warm_;
+  std::optional<HostsRounds> rounds_;
+  std::string rounds_workload_;
+  HostsWorkloadResult result_;
+};
 
 // A mix x block size matrix across the hosts, as the local runner does it (PTS-E IOPS test): each
 // round runs every cell once (one fio run each, no ramp), rounds repeat until the tracked cell's
@@ -672,7 +726,7 @@ json::object Controller::warm_up(const std::string& prefix, const suites::TestSp
 // The unwritten-space probe on every host with diskvet (its gate, read only, beside the hold):
 // sampled blocks that read back all zeros were never written, and reads there measure nothing.
 // `unwritten` names each device found unwritten, and each host that could not be probed.
-json::object Controller::probe_hosts(std::string& unwritten) {
+json::object Controller::probe_hosts(std::string& unwritten, bool& found) {
   const suites::ProbeSpec& p = o_.suite.probe;
   std::vector<std::pair<HostSession*, ChildProcess>> asked;
   json::object out;
@@ -705,6 +759,7 @@ json::object Controller::probe_hosts(std::string& unwritten) {
     }
     for (const GateDevice& d : *devs) {
       rows.push_back(json::object{{"id", d.id}, {"samples", d.probe_samples}, {"zero_samples", d.probe_zero_samples}, {"unwritten", d.unwritten || !d.probed}});
+      found = found || (d.probed && d.unwritten);
       if (d.unwritten || !d.probed)
         unwritten += fmt::format("{}{}:{}: {}", unwritten.empty() ? "" : "; ", s->host->name, d.id,
                                  d.probed ? fmt::format("{} of {} sampled blocks read zeros", d.probe_zero_samples, d.probe_samples) : "not probed (" + d.probe_error + ")");
@@ -717,7 +772,7 @@ json::object Controller::probe_hosts(std::string& unwritten) {
 // Workload-independent preconditioning (SNIA PTS 3.2) on every host's held devices at once: one
 // sized fio run of sequential writes, each device written `capacities` times over its region. A
 // host that wrote less (a time cap) or could not take part leaves a required preconditioning missing.
-json::object Controller::precondition(bool& complete, std::string& incomplete) {
+json::object Controller::precondition_hosts(bool& complete, std::string& incomplete) {
   const suites::PreconditionSpec& p = o_.suite.precondition;
   Workload w;
   w.rw = Pattern::write;
@@ -849,56 +904,72 @@ bool Controller::hold_hosts(json::object& rep, std::string& status, int& exit) {
   return false;
 }
 
-// The preparation phase: preconditioning, then, before read tests, the unwritten-space probe (never
-// written space would make every read number fiction), preconditioning after it when the suite says
-// so. Returns why the results cannot be judged (verdicts fail closed), empty when they can.
-std::string Controller::prepare(json::object& rep, bool& complete) {
-  std::string required_missing;
-  if (o_.suite.precondition.enabled) {
-    std::string incomplete;
-    json::object pre = precondition(complete, incomplete);
-    if (!incomplete.empty() && o_.suite.precondition.required) required_missing = "preconditioning required and incomplete: " + incomplete;
-    rep["precondition"] = std::move(pre);
+// What fio's client/server cannot do across hosts: the phases that need diskvet's engine or the
+// drive itself on each host.
+std::string Controller::cannot(SuitePhase phase) const {
+  switch (phase) {
+    case SuitePhase::self_test: return "fio's client/server cannot start a drive's self-test (diskvet selftest on each host can)";
+    case SuitePhase::health_before:
+    case SuitePhase::health_after: return "fio's client/server reads no drive health (diskvet list on each host shows it)";
+    case SuitePhase::address_probe:
+      return "the address-integrity probe runs on diskvet's engine, not fio's (diskvet probe-capacity on each host)";
+    case SuitePhase::purge: return "fio's client/server cannot purge a drive";
+    case SuitePhase::unwritten_probe:
+      if (o_.engine)
+        return fmt::format("--fio-engine {} runs the workloads: their reads are not the devices' (a lab option)", fio_engine(*o_.engine));
+      return "";
+    case SuitePhase::precondition:
+    case SuitePhase::tests: return "";
   }
-  const bool suite_reads = std::any_of(o_.suite.tests.begin(), o_.suite.tests.end(), [](const suites::TestSpec& t) {
-    return std::any_of(t.workloads.begin(), t.workloads.end(), [](const Workload& w) { return reads(w.rw); });
-  });
-  if (o_.suite.probe.enabled && suite_reads && !o_.engine) {
-    std::string unwritten;
-    json::object probe = probe_hosts(unwritten);
-    if (!unwritten.empty() && o_.suite.probe.on_unwritten == suites::OnUnwritten::precondition && !o_.suite.precondition.enabled) {
-      say("", "probe: " + unwritten + "; preconditioning");
-      // The probe after it says whether the space is written now: its answer, not this run's, decides.
-      std::string incomplete;
-      rep["precondition"] = precondition(complete, incomplete);
-      unwritten.clear();
-      probe = probe_hosts(unwritten);
-    }
-    rep["probe"] = std::move(probe);
-    if (!unwritten.empty() && required_missing.empty()) required_missing = "unwritten space would be read: " + unwritten;
+  return "";
+}
+
+// A phase the suite asks for and fio's client/server cannot do is named in the report, never left out
+// silently: the array's numbers were measured without it.
+void Controller::skipped(SuitePhase phase, const std::string& why) {
+  json::value& v = (*rep_)["phases_not_run"];
+  if (!v.is_array()) v = json::array();
+  v.as_array().push_back(json::object{{"phase", to_string(phase)}, {"why", why}});
+  say("", fmt::format("not run: {}: {}", to_string(phase), why));
+}
+
+// One preconditioning for whatever reason (the suite asks, or the probe found unwritten space: the
+// probe's line said so); precondition_hosts says what it writes.
+PreconditionOutcome Controller::precondition(const std::string&) {
+  std::string incomplete;
+  (*rep_)["precondition"] = precondition_hosts(complete_, incomplete);
+  return PreconditionOutcome{true, incomplete.empty(), "preconditioning required and incomplete: " + incomplete};
+}
+
+UnwrittenOutcome Controller::probe_unwritten() {
+  std::string unwritten;
+  bool found = false;
+  (*rep_)["probe"] = probe_hosts(unwritten, found);
+  if (unwritten.empty()) return {};
+  say("", "probe: " + unwritten);
+  return UnwrittenOutcome{true, found, "unwritten space would be read: " + unwritten};
+}
+
+// The probe after the preconditioning says whether the space is written now: its answer, not what
+// the preconditioning reported, decides.
+UnwrittenOutcome Controller::unwritten_after(const PreconditionOutcome&, const UnwrittenOutcome&) { return probe_unwritten(); }
+
+// Required preconditioning incomplete comes first (it is closest to the measurement), then unwritten
+// space: either makes every test NOT-EVALUATED.
+void Controller::tests_starting(const PhaseFindings& findings) {
+  required_missing_ = !findings.precondition_missing.empty() ? findings.precondition_missing : findings.region_unwritten;
+  if (!required_missing_.empty()) {
+    (*rep_)["not_judged"] = required_missing_;
+    say("", "not judged: " + required_missing_);
   }
-  if (!required_missing.empty()) {
-    rep["not_judged"] = required_missing;
-    say("", "not judged: " + required_missing);
-  }
-  return required_missing;
 }
 
 // One workload of a test as the suite runs it: a sweep, steady-state rounds, or one run; read
 // workloads warm the caches first where the suite asks.
-HostsWorkloadResult Controller::run_test_workload(const std::string& prefix, const suites::TestSpec& test, const Workload& w, bool& complete) {
-  if (test.sweep) return run_sweep(prefix, test, w, complete);
-  json::object warm;
-  if (o_.suite.warmup.enabled && !writes(w.rw)) warm = warm_up(prefix + "warm", test, w, complete);
-  HostsWorkloadResult done;
-  if (o_.suite.steady_state.enabled) {
-    HostsRounds rounds(o_.suite.steady_state.criteria, o_.suite.steady_state.required, test.track_latency);
-    done = run_steady_rounds(prefix, test, w, complete, rounds);
-  } else {
-    done = run_workload(prefix, test, w, complete);
-  }
-  if (!warm.empty()) done.doc["warmup"] = std::move(warm);
-  return done;
+HostsWorkloadResult Controller::run_test_workload(const std::string& prefix, const suites::TestSpec& test, const Workload& w) {
+  WorkloadRun x(*this, prefix, test, w);
+  run_workload_phases(o_.suite, test, w, x);
+  return std::move(x).result();
 }
 
 // Per-host limits (--host-profile): every host judged on its own numbers; the worst host counts for
@@ -924,29 +995,25 @@ json::object Controller::judge_per_host(const suites::TestSpec& test, const std:
   return per_host;
 }
 
-// The test phase: each test's workloads (or matrix) across the hosts, judged against the profile
-// and, per host, the host profile.
-json::array Controller::run_tests(bool& complete, const std::string& required_missing, std::vector<VerdictStatus>& statuses) {
-  json::array tests;
-  for (size_t t = 0; t < o_.suite.tests.size() && complete && !interrupted_.load(); ++t) {
-    const suites::TestSpec& test = o_.suite.tests[t];
-    std::vector<HostsWorkloadResult> done;
-    json::object matrix;
-    if (test.matrix) done = run_matrix(fmt::format("t{}", t), test, complete, matrix);
-    for (size_t wi = 0; !test.matrix && wi < test.workloads.size() && complete && !interrupted_.load(); ++wi)
-      done.push_back(run_test_workload(fmt::format("t{}w{}", t, wi), test, test.workloads[wi], complete));
-    json::array workloads;
-    for (const auto& d : done) workloads.push_back(d.doc);
-    json::object tj{{"id", test.id}, {"workloads", std::move(workloads)}};
-    if (!matrix.empty()) tj["matrix"] = std::move(matrix);
-    std::optional<VerdictStatus> status;
-    if (o_.profile) status = judge_hosts_test(tj, test.id, *o_.profile, done, complete, required_missing);
-    if (o_.host_profile) tj["host_verdicts"] = judge_per_host(test, done, complete, required_missing, statuses);
-    // The test's own status after its hosts', as the statuses have always been gathered.
-    if (status) statuses.push_back(*status);
-    tests.push_back(std::move(tj));
-  }
-  return tests;
+// One test: its workloads (or its matrix) across the hosts, judged on the merged numbers and, with
+// --host-profile, on each host's own.
+void Controller::run_test(const suites::TestSpec& test) {
+  const size_t t = tests_.size();
+  std::vector<HostsWorkloadResult> done;
+  json::object matrix;
+  if (test.matrix) done = run_matrix(fmt::format("t{}", t), test, complete_, matrix);
+  for (size_t wi = 0; !test.matrix && wi < test.workloads.size() && !stopped(); ++wi)
+    done.push_back(run_test_workload(fmt::format("t{}w{}", t, wi), test, test.workloads[wi]));
+  json::array workloads;
+  for (const auto& d : done) workloads.push_back(d.doc);
+  json::object tj{{"id", test.id}, {"workloads", std::move(workloads)}};
+  if (!matrix.empty()) tj["matrix"] = std::move(matrix);
+  std::optional<VerdictStatus> status;
+  if (o_.profile) status = judge_hosts_test(tj, test.id, *o_.profile, done, complete_, required_missing_);
+  if (o_.host_profile) tj["host_verdicts"] = judge_per_host(test, done, complete_, required_missing_, statuses_);
+  // The test's own status after its hosts', as the statuses have always been gathered.
+  if (status) statuses_.push_back(*status);
+  tests_.push_back(std::move(tj));
 }
 
 HostsRunResult Controller::run() {
@@ -979,16 +1046,15 @@ HostsRunResult Controller::run() {
     status = "REFUSED";
     exit = 2;
   } else if (hold_hosts(rep, status, exit)) {
-    bool complete = true;
-    std::vector<VerdictStatus> statuses;
-    const std::string required_missing = prepare(rep, complete);
-    tests = run_tests(complete, required_missing, statuses);
+    rep_ = &rep;
+    run_phases(o_.suite, *this);  // fio's executor never stops the sequence early: it cannot purge
+    tests = std::move(tests_);
     const bool interrupted = interrupted_.load();
-    if (!complete || interrupted) status = "INCOMPLETE";
+    if (!complete_ || interrupted) status = "INCOMPLETE";
     if (interrupted) rep["interrupted"] = true;
     const bool measurement_only = !o_.profile && !o_.host_profile;
     const bool aborted = status != "COMPLETE";
-    const VerdictStatus overall = statuses.empty() ? VerdictStatus::not_judged : rollup_overall(statuses);
+    const VerdictStatus overall = statuses_.empty() ? VerdictStatus::not_judged : rollup_overall(statuses_);
     rep["verdict"] = aborted ? "ERROR" : std::string(to_string(overall));
     exit = exit_code(overall, aborted, measurement_only);
   }

@@ -422,8 +422,13 @@ struct HostStateView {
   std::string name, state, fio_version, reason, when;
   std::vector<HostsDeviceView> devices;
 };
+// A phase the suite asks for that the run's executor could not do (fio's across hosts cannot purge).
+struct PhaseNotRunView {
+  std::string phase, why;
+};
 struct MultiHostView {
   std::string profile, status, error, not_judged;
+  std::vector<PhaseNotRunView> phases_not_run;
   std::vector<HostStateView> hosts;
   std::vector<HostsTestView> tests;
 };

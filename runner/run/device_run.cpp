@@ -14,6 +14,7 @@
 #include "runner/run/capacity_probe.hpp"
 #include "runner/run/io_error_report.hpp"
 #include "runner/run/matrix_run.hpp"
+#include "runner/run/phase_sequence.hpp"
 #include "runner/run/precondition.hpp"
 #include "runner/run/probe.hpp"
 #include "runner/run/purge.hpp"
@@ -27,13 +28,6 @@
 namespace diskvet::runner {
 
 namespace {
-
-bool suite_reads(const suites::Suite& s) {
-  for (const auto& t : s.tests)
-    for (const auto& w : t.workloads)
-      if (reads(w.rw)) return true;
-  return false;
-}
 
 void add_health_facts(DeviceFacts& f, const std::optional<devices::Health>& h, const char* when) {
   if (!h || !h->known) return;
@@ -165,10 +159,10 @@ Status plan_verify_memory(RunPlan& plan) {
 
 namespace {
 
-// One device's run, a method per phase in the order of SNIA PTS (verification state, health, the
-// address probe, purge, preconditioning, the unwritten-space probe, the tests), then finish(), which
-// judges health and rolls up the verdict. A device that cannot go on ends through stop().
-class DeviceRun {
+// One device's run: the executor of the suite's phases (phase_sequence.hpp) on diskvet's engine, a
+// method per phase, which run_phases calls in the one order; then finish(), which rolls up the
+// verdict. A device that cannot go on ends through stop().
+class DeviceRun final : public PhaseExecutor {
  public:
   DeviceRun(DevicePlan& d, const suites::Suite& suite, const RunOptions& opt, const RunHooks& hooks, RunEvents& ev)
       : d_(d), suite_(suite), opt_(opt), hooks_(hooks), ev_(ev), dev_(d.device.path), target_(d.target), writable_(d.target.writable()),
@@ -185,39 +179,62 @@ class DeviceRun {
       ev_.on_log(LogLevel::error, dev_, error);
       return stop(error);
     }
-    read_health_before(self_test_before);
-    if (suite_.address_probe.enabled && writable_ && !stopped()) probe_addresses();
-    if (suite_.purge && !stopped()) {
-      ev_.on_phase(PhaseEvent{dev_, Phase::purge, "", -1, ""});
-      res_.purge = purge(d_, region_, hooks_, ev_);
-      ev_.on_log(res_.purge.failed ? LogLevel::error : LogLevel::info, dev_, "purge: " + res_.purge.method + " (" + res_.purge.detail + ")");
-      if (res_.purge.failed) {
-        // A purge that started and did not finish leaves the device in no state worth measuring
-        // (a sanitize may still be running, failing every I/O): this device's run stops here.
-        if (hooks_.read_health) res_.health_after = hooks_.read_health(d_.device);
-        return stop("purge " + res_.purge.method + " did not complete: " + res_.purge.detail);
-      }
-    }
-    if (suite_.precondition.enabled && !stopped()) {
-      if (writable_) precondition_region("the suite preconditions (SNIA PTS workload-independent)");
-      else res_.precondition.reason = "not preconditioned: the device was not opened for writing (no consent)";
-    }
-    if (suite_.probe.enabled && suite_reads(suite_) && !stopped()) probe_unwritten_space();
-    if (suite_.precondition.enabled && suite_.precondition.required && !res_.precondition.completed) {
-      trust_.precondition_missing = true;
-      trust_.precondition_detail = res_.precondition.performed
-                                       ? fmt::format("preconditioning incomplete: {:.2f} of {:.2f} capacities written", res_.precondition.capacities_written,
-                                                     suite_.precondition.capacities)
-                                       : "preconditioning required but not done: " + res_.precondition.reason;
-      res_.facts.mark_inconclusive(trust_.precondition_detail);
-    }
-    run_tests();
+    self_test_before_ = self_test_before;
+    if (PhaseSequenceEnd end = run_phases(suite_, *this); !end.stopped.empty()) return stop(end.stopped);
     return finish();
   }
 
- private:
-  bool stopped() const { return opt_.stop && opt_.stop->load(); }
+  // The phases (PhaseExecutor), in the order run_phases calls them.
+  bool stopped() const override { return (opt_.stop && opt_.stop->load()) || res_.watchdog.abandoned; }
 
+  std::string cannot(SuitePhase phase) const override {
+    const bool writes = phase == SuitePhase::address_probe || phase == SuitePhase::precondition;
+    return writes && !writable_ ? "the device was not opened for writing (no consent)" : "";
+  }
+
+  void skipped(SuitePhase phase, const std::string& why) override {
+    if (phase == SuitePhase::precondition) res_.precondition.reason = "not preconditioned: " + why;
+  }
+
+  void health_before() override { read_health_before(self_test_before_); }
+
+  void probe_addresses() override;
+
+  std::string purge() override {
+    ev_.on_phase(PhaseEvent{dev_, Phase::purge, "", -1, ""});
+    res_.purge = runner::purge(d_, region_, hooks_, ev_);
+    ev_.on_log(res_.purge.failed ? LogLevel::error : LogLevel::info, dev_, "purge: " + res_.purge.method + " (" + res_.purge.detail + ")");
+    if (!res_.purge.failed) return "";
+    // A purge that started and did not finish leaves the device in no state worth measuring
+    // (a sanitize may still be running, failing every I/O): this device's run stops here.
+    if (hooks_.read_health) res_.health_after = hooks_.read_health(d_.device);
+    return "purge " + res_.purge.method + " did not complete: " + res_.purge.detail;
+  }
+
+  PreconditionOutcome precondition(const std::string& why) override {
+    precondition_region(why);
+    const PreconditionRecord& p = res_.precondition;
+    return PreconditionOutcome{p.performed, p.completed,
+                               fmt::format("preconditioning incomplete: {:.2f} of {:.2f} capacities written", p.capacities_written,
+                                           suite_.precondition.capacities)};
+  }
+
+  std::string precondition_not_done() const override { return "preconditioning required but not done: " + res_.precondition.reason; }
+
+  UnwrittenOutcome probe_unwritten() override;
+
+  UnwrittenOutcome unwritten_after(const PreconditionOutcome&, const UnwrittenOutcome& before) override {
+    res_.probe.filled_after = res_.precondition.capacities_written >= 1.0;
+    return res_.probe.filled_after ? UnwrittenOutcome{} : before;
+  }
+
+  void tests_starting(const PhaseFindings& findings) override;
+
+  void run_test(const suites::TestSpec& spec) override { run_test(spec, *monitor_); }
+
+  void health_after() override;
+
+ private:
   void start() {
     res_.device = d_.device;
     res_.started = utc_now_iso8601();
@@ -269,94 +286,18 @@ class DeviceRun {
       if (auto r = self_test_rollup(*self_test_before, "before")) test_rollups_.push_back(*r);
   }
 
-  // Every address is real storage before anything is measured on it: first on a device the run writes.
-  void probe_addresses() {
-    ev_.on_phase(PhaseEvent{dev_, Phase::capacity_probe, "", -1, ""});
-    std::string error;
-    // A seed of its own, off the sequence the engine runs take, so their seeds stay as they were.
-    const uint64_t probe_seed = derive_seed(seeds_.base(), ~uint64_t{0});
-    res_.capacity_probe = probe_capacity(target_, device_identity(d_.device), probe_seed, suite_.address_probe, ev_, dev_, opt_.stop, error);
-    res_.bytes_sent += res_.capacity_probe->bytes_written;  // written outside the engine: the write accounting counts it here
-    test_rollups_.push_back(capacity_probe_rollup(*res_.capacity_probe, error));
-    const Rollup& v = test_rollups_.back();
-    ev_.on_log(v.status == VerdictStatus::pass ? LogLevel::info : LogLevel::error, dev_,
-               v.reasons.empty() ? "capacity probe: " + res_.capacity_probe->summary() : v.reasons.front());
-  }
-
   void precondition_region(const std::string& why) {
     const double limit_s = opt_.precondition_limit_s.value_or(suite_.precondition.limit_s);
     ev_.on_phase(PhaseEvent{dev_, Phase::precondition, "", -1, why});
-    res_.precondition = precondition(target_, region_, suite_.precondition, limit_s, ev_, dev_, opt_.stop, seeds_.next());
+    res_.precondition = runner::precondition(target_, region_, suite_.precondition, limit_s, ev_, dev_, opt_.stop, seeds_.next());
     res_.bytes_sent += res_.precondition.bytes_sent;
     if (res_.precondition.reason.empty()) res_.precondition.reason = why;
     else res_.precondition.reason = why + "; " + res_.precondition.reason;
   }
 
-  void probe_unwritten_space() {
-    ev_.on_phase(PhaseEvent{dev_, Phase::probe, "", -1, ""});
-    auto probe = probe_unwritten(target_, region_, suite_.probe.samples, suite_.probe.max_zero_pct);
-    if (probe) {
-      res_.probe = *probe;
-    } else {
-      res_.probe.detail = probe.error().message();
-      ev_.on_log(LogLevel::warning, dev_, "probe: " + res_.probe.detail);
-      // Fail closed: reads of space nobody checked are not trusted either.
-      trust_.region_unwritten = true;
-      trust_.unwritten_detail = "the unwritten-space probe could not run (" + res_.probe.detail + ")";
-    }
-    if (!res_.probe.unwritten) return;
-    ev_.on_log(LogLevel::warning, dev_, "probe: " + res_.probe.detail);
-    if (suite_.probe.on_unwritten == suites::OnUnwritten::precondition && writable_ && !res_.precondition.performed) {
-      precondition_region("the probe found unwritten space");
-      res_.probe.filled_after = res_.precondition.capacities_written >= 1.0;
-    }
-    if (!res_.probe.filled_after) {
-      trust_.region_unwritten = true;
-      trust_.unwritten_detail = "the region was never written (" + std::to_string(res_.probe.zero_samples) + " of " +
-                                std::to_string(res_.probe.samples) + " sampled blocks read zeros)";
-    }
-  }
-
   WorkloadContext context(const suites::Suite& suite, const suites::TestSpec& spec, size_t i, const FastPath* fast_path) {
     return WorkloadContext{target_, region_, suite, spec, i, d_.rate_cap_iops, opt_.duration_s, ev_, dev_, opt_.stop, verify_.get(), &res_.watchdog, &seeds_,
                            &res_.bytes_sent, fast_path, &res_.passthrough_bytes_sent, hooks_.sampler_clock};
-  }
-
-  // The tests, watched: health polls and slowdowns (RunMonitor), the kernel's lines about this device
-  // (its own name, its controller, its ATA link), the host's CPU; then what they found.
-  void run_tests() {
-    std::error_code ec;
-    const std::string sysfs = d_.device.name.empty() ? "" : std::filesystem::canonical("/sys/block/" + d_.device.name, ec).string();
-    KernelLogWatch kernel_log(kernel_names(d_.device.name.empty() ? std::filesystem::path(dev_).filename().string() : d_.device.name,
-                                           d_.device.nvme_controller, sysfs));
-    RunMonitor monitor(suite_.monitor, hooks_, d_.device, profile_);
-    const std::optional<CpuTimes> host_cpu_before = read_host_cpu();
-    const auto host_cpu_start = std::chrono::steady_clock::now();
-    for (const auto& spec : suite_.tests) {
-      if (stopped() || res_.watchdog.abandoned) break;
-      run_test(spec, monitor);
-    }
-    for (size_t i = res_.tests.size(); i < suite_.tests.size(); ++i) res_.progress.push_back(suite_.tests[i].id + ": not started");
-
-    ev_.on_phase(PhaseEvent{dev_, Phase::health_after, "", -1, ""});
-    monitor.finish(res_);
-    res_.kernel_log = kernel_log.finish();
-    const std::optional<uint64_t> max_stalls = profile_ ? profile_->burnin.max_stalls : std::nullopt;
-    for (auto& p : watchdog_problems(res_.watchdog, max_stalls, res_.kernel_log)) res_.facts.run_problems.push_back(std::move(p));
-    // Stalls beyond what the profile allows fail the device, and each test they happened in shows FAIL
-    // too: a test whose I/O hung never reads PASS on the page, whatever its numbers.
-    if (res_.watchdog.stall_count > max_stalls.value_or(0))
-      for (auto& t : res_.tests)
-        if (auto it = res_.watchdog.stalls_by_test.find(t.id); it != res_.watchdog.stalls_by_test.end()) {
-          t.verdict.status = std::max(t.verdict.status, VerdictStatus::fail);
-          t.verdict.reasons.push_back(fmt::format("{}: {} I/O{} out longer than io_timeout {} s", t.id, it->second, it->second == 1 ? "" : "s",
-                                                  res_.watchdog.io_timeout_s));
-        }
-    if (auto after = read_host_cpu(); after && host_cpu_before) {
-      res_.host_cpu = host_cpu_share(*host_cpu_before, *after, sysconf(_SC_CLK_TCK));
-      res_.host_cpu_window_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - host_cpu_start).count();
-    }
-    for (const auto& p : res_.facts.run_problems) ev_.on_log(LogLevel::error, dev_, p);
   }
 
   void run_test(const suites::TestSpec& spec, RunMonitor& monitor) {
@@ -385,7 +326,7 @@ class DeviceRun {
         t.matrix = std::move(mx);
       }
     }
-    for (size_t i = 0; !spec.matrix && i < spec.workloads.size() && !stopped() && !res_.watchdog.abandoned; ++i) {
+    for (size_t i = 0; !spec.matrix && i < spec.workloads.size() && !stopped(); ++i) {
       if (writes(spec.workloads[i].rw) && !writable_) {
         refuse_write(spec.workloads[i]);
         continue;
@@ -406,7 +347,7 @@ class DeviceRun {
     suites::Suite plain = suite_;  // one window each: warmup and steady state were the fast path's
     plain.warmup.enabled = false;
     plain.steady_state.enabled = false;
-    for (size_t i = 0; i < spec.workloads.size() && !stopped() && !res_.watchdog.abandoned; ++i) {
+    for (size_t i = 0; i < spec.workloads.size() && !stopped(); ++i) {
       const Workload& asked = spec.workloads[i];
       const Workload fast = apply_fast_path(asked, d_.fast_path, target_.info());
       if ((writes(asked.rw) && !writable_) || (fast.engine == asked.engine && fast.hipri == asked.hipri)) continue;
@@ -478,9 +419,8 @@ class DeviceRun {
     res_.tests.push_back(std::move(t));
   }
 
-  // Health after the run against before (new media errors, error-log entries, throttling, counters,
-  // the write accounting), whether it completed, and the device's verdict.
-  DeviceResult finish() {
+  // Health after the run against before.
+  void read_health_after() {
     if (hooks_.read_health) res_.health_after = hooks_.read_health(d_.device);
     add_health_facts(res_.facts, res_.health_before, "before the run");
     add_health_facts(res_.facts, res_.health_after, "after the run");
@@ -501,7 +441,11 @@ class DeviceRun {
       judge_smart_logs(res_);
       res_.write_amplification = devices::write_amplification(*res_.health_before, *res_.health_after);
     }
-    res_.completed = !stopped() && !res_.watchdog.abandoned && res_.tests.size() == suite_.tests.size();
+  }
+
+  // Whether the run completed, and the device's verdict.
+  DeviceResult finish() {
+    res_.completed = !stopped() && res_.tests.size() == suite_.tests.size();
     if (!res_.completed) {
       res_.facts.aborted = true;
       res_.facts.error = res_.watchdog.abandoned ? res_.watchdog.abandon_detail : "interrupted";
@@ -528,7 +472,96 @@ class DeviceRun {
   std::unique_ptr<VerifyState> verify_;
   std::vector<Rollup> test_rollups_;
   TrustFacts trust_;
+  std::optional<devices::SelfTestOutcome> self_test_before_;
+  // The watch over the tests, from tests_starting() to health_after().
+  std::optional<KernelLogWatch> kernel_log_;
+  std::optional<RunMonitor> monitor_;
+  std::optional<CpuTimes> host_cpu_before_;
+  std::chrono::steady_clock::time_point host_cpu_start_;
 };
+
+// Every address is real storage before anything is measured on it: first on a device the run writes.
+void DeviceRun::probe_addresses() {
+  ev_.on_phase(PhaseEvent{dev_, Phase::capacity_probe, "", -1, ""});
+  std::string error;
+  // A seed of its own, off the sequence the engine runs take, so their seeds stay as they were.
+  const uint64_t probe_seed = derive_seed(seeds_.base(), ~uint64_t{0});
+  res_.capacity_probe = probe_capacity(target_, device_identity(d_.device), probe_seed, suite_.address_probe, ev_, dev_, opt_.stop, error);
+  res_.bytes_sent += res_.capacity_probe->bytes_written;  // written outside the engine: the write accounting counts it here
+  test_rollups_.push_back(capacity_probe_rollup(*res_.capacity_probe, error));
+  const Rollup& v = test_rollups_.back();
+  ev_.on_log(v.status == VerdictStatus::pass ? LogLevel::info : LogLevel::error, dev_,
+             v.reasons.empty() ? "capacity probe: " + res_.capacity_probe->summary() : v.reasons.front());
+}
+
+// Reads of space never written measure nothing: the probe reads sampled blocks of the region. A
+// probe that cannot run fails closed (reads of space nobody checked are not trusted either), but
+// asks for no preconditioning.
+UnwrittenOutcome DeviceRun::probe_unwritten() {
+  ev_.on_phase(PhaseEvent{dev_, Phase::probe, "", -1, ""});
+  auto probe = runner::probe_unwritten(target_, region_, suite_.probe.samples, suite_.probe.max_zero_pct);
+  if (!probe) {
+    res_.probe.detail = probe.error().message();
+    ev_.on_log(LogLevel::warning, dev_, "probe: " + res_.probe.detail);
+    return UnwrittenOutcome{true, false, "the unwritten-space probe could not run (" + res_.probe.detail + ")"};
+  }
+  res_.probe = *probe;
+  if (!res_.probe.unwritten) return {};
+  ev_.on_log(LogLevel::warning, dev_, "probe: " + res_.probe.detail);
+  return UnwrittenOutcome{
+      true, true,
+      fmt::format("the region was never written ({} of {} sampled blocks read zeros)", res_.probe.zero_samples, res_.probe.samples)};
+}
+
+// What the phases before found that the tests cannot trust; then the watch over the tests begins:
+// health polls and slowdowns (RunMonitor), the kernel's lines about this device (its own name, its
+// controller, its ATA link), the host's CPU.
+void DeviceRun::tests_starting(const PhaseFindings& findings) {
+  if (!findings.region_unwritten.empty()) {
+    trust_.region_unwritten = true;
+    trust_.unwritten_detail = findings.region_unwritten;
+  }
+  if (!findings.precondition_missing.empty()) {
+    trust_.precondition_missing = true;
+    trust_.precondition_detail = findings.precondition_missing;
+    res_.facts.mark_inconclusive(trust_.precondition_detail);
+  }
+  std::error_code ec;
+  const std::string sysfs = d_.device.name.empty() ? "" : std::filesystem::canonical("/sys/block/" + d_.device.name, ec).string();
+  kernel_log_.emplace(kernel_names(d_.device.name.empty() ? std::filesystem::path(dev_).filename().string() : d_.device.name,
+                                   d_.device.nvme_controller, sysfs));
+  monitor_.emplace(suite_.monitor, hooks_, d_.device, profile_);
+  host_cpu_before_ = read_host_cpu();
+  host_cpu_start_ = std::chrono::steady_clock::now();
+}
+
+// What the watch over the tests found; then health after the run against before (new media errors,
+// error-log entries, throttling, counters, the write accounting).
+void DeviceRun::health_after() {
+  for (size_t i = res_.tests.size(); i < suite_.tests.size(); ++i) res_.progress.push_back(suite_.tests[i].id + ": not started");
+  ev_.on_phase(PhaseEvent{dev_, Phase::health_after, "", -1, ""});
+  monitor_->finish(res_);
+  res_.kernel_log = kernel_log_->finish();
+  monitor_.reset();  // the watch ends with the tests (its poller with it)
+  kernel_log_.reset();
+  const std::optional<uint64_t> max_stalls = profile_ ? profile_->burnin.max_stalls : std::nullopt;
+  for (auto& p : watchdog_problems(res_.watchdog, max_stalls, res_.kernel_log)) res_.facts.run_problems.push_back(std::move(p));
+  // Stalls beyond what the profile allows fail the device, and each test they happened in shows FAIL
+  // too: a test whose I/O hung never reads PASS on the page, whatever its numbers.
+  if (res_.watchdog.stall_count > max_stalls.value_or(0))
+    for (auto& t : res_.tests)
+      if (auto it = res_.watchdog.stalls_by_test.find(t.id); it != res_.watchdog.stalls_by_test.end()) {
+        t.verdict.status = std::max(t.verdict.status, VerdictStatus::fail);
+        t.verdict.reasons.push_back(fmt::format("{}: {} I/O{} out longer than io_timeout {} s", t.id, it->second,
+                                                it->second == 1 ? "" : "s", res_.watchdog.io_timeout_s));
+      }
+  if (auto after = read_host_cpu(); after && host_cpu_before_) {
+    res_.host_cpu = host_cpu_share(*host_cpu_before_, *after, sysconf(_SC_CLK_TCK));
+    res_.host_cpu_window_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - host_cpu_start_).count();
+  }
+  for (const auto& p : res_.facts.run_problems) ev_.on_log(LogLevel::error, dev_, p);
+  read_health_after();
+}
 
 }  // namespace
 

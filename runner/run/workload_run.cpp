@@ -10,6 +10,7 @@
 #include "runner/analysis/metric.hpp"
 #include "runner/io/engine.hpp"
 #include "runner/io/measurement_window.hpp"
+#include "runner/run/phase_sequence.hpp"
 #include "runner/run/step_observer.hpp"
 
 namespace diskvet::runner {
@@ -161,37 +162,40 @@ Workload resolve_workload(const WorkloadContext& c, const Workload& base) {
   return resolve_workload(base, c.region, c.test, c.rate_cap_iops, c.duration_s, c.fast_path, &c.target.info());
 }
 
-WorkloadRecord run_test_workload(const WorkloadContext& c) {
-  WorkloadRecord rec;
-  Workload w = resolve_workload(c, c.test.workloads.at(c.index));
-  rec.workload = w;
-  rec.target_path = io_path(c.target.info(), w);
-  const bool read_only = !writes(w.rw);
+namespace {
 
-  if (c.suite.warmup.enabled && read_only && !stopped(c)) rec.warmup = warmup(c, w);
+// One workload on diskvet's engine: the executor of its phases (phase_sequence.hpp), recording each
+// in the workload's record.
+class EngineWorkload final : public WorkloadPhaseExecutor {
+ public:
+  EngineWorkload(const WorkloadContext& c, const Workload& w, WorkloadRecord& rec) : c_(c), w_(w), rec_(rec) {}
 
-  if (c.test.sweep) {
-    if (c.suite.steady_state.enabled && !stopped(c)) {
-      // SNIA PTS measures a device in steady state: rounds of the sweep's heaviest point (the most
-      // outstanding I/O) until its IOPS settle, then the sweep, the device now in steady state.
-      Workload track = w;
-      track.iodepth = c.test.sweep->steps.back().iodepth;
-      track.numjobs = c.test.sweep->steps.back().numjobs;
-      if (c.rate_cap_iops) cap_total_iops(track, c.rate_cap_iops);
-      rec.rounds_workload = describe(track);
-      if (!steady_state_rounds(c, track, rec, nullptr)) return rec;
-    }
-    // The max-iops sweep: outstanding I/O grows step by step until IOPS stop rising (the knee).
+  bool stopped() const override { return runner::stopped(c_); }
+
+  void warm_up() override { rec_.warmup = warmup(c_, w_); }
+
+  bool sweep_rounds() override {
+    Workload track = w_;
+    track.iodepth = c_.test.sweep->steps.back().iodepth;
+    track.numjobs = c_.test.sweep->steps.back().numjobs;
+    if (c_.rate_cap_iops) cap_total_iops(track, c_.rate_cap_iops);
+    rec_.rounds_workload = describe(track);
+    return steady_state_rounds(c_, track, rec_, nullptr);
+  }
+
+  // The max-iops sweep: outstanding I/O grows step by step until IOPS stop rising (the knee).
+  void sweep() override {
     std::vector<Measurement> kept;
-    for (const auto& step : c.test.sweep->steps) {
-      if (stopped(c)) break;
-      Workload s = w;
+    for (const auto& step : c_.test.sweep->steps) {
+      if (stopped()) break;
+      Workload s = w_;
       s.iodepth = step.iodepth;
       s.numjobs = step.numjobs;
-      if (c.rate_cap_iops) cap_total_iops(s, c.rate_cap_iops);
-      auto m = run_step(c, s, Phase::measure, fmt::format("sweep step {} of at most {}: {}", rec.sweep.size() + 1, c.test.sweep->steps.size(), describe(s)));
+      if (c_.rate_cap_iops) cap_total_iops(s, c_.rate_cap_iops);
+      auto m = run_step(c_, s, Phase::measure,
+                        fmt::format("sweep step {} of at most {}: {}", rec_.sweep.size() + 1, c_.test.sweep->steps.size(), describe(s)));
       if (!m) {
-        rec.error = m.error().message();
+        rec_.error = m.error().message();
         break;
       }
       SweepPoint p;
@@ -199,31 +203,48 @@ WorkloadRecord run_test_workload(const WorkloadContext& c) {
       p.numjobs = step.numjobs;
       p.outstanding = step.iodepth * step.numjobs;
       p.iops = m->total_iops();
-      p.lat_mean_us = measure(*m, MetricScope::total, MetricKind::lat_mean_us).value_or(0);
-      p.lat_p99_us = measure(*m, MetricScope::total, MetricKind::lat_p99_us).value_or(0);
-      rec.sweep.push_back(p);
+      p.lat_mean_us = runner::measure(*m, MetricScope::total, MetricKind::lat_mean_us).value_or(0);
+      p.lat_p99_us = runner::measure(*m, MetricScope::total, MetricKind::lat_p99_us).value_or(0);
+      rec_.sweep.push_back(p);
       kept.push_back(std::move(*m));
       if (kept.back().io_errors || kept.back().interrupted) break;
-      if (sweep_should_stop(rec.sweep, c.test.sweep->min_gain_pct)) break;
+      if (sweep_should_stop(rec_.sweep, c_.test.sweep->min_gain_pct)) break;
     }
-    if (kept.empty()) return rec;
-    rec.knee = knee_index(rec.sweep);
+    if (kept.empty()) return;
+    rec_.knee = knee_index(rec_.sweep);
     const uint64_t sweep_errors = std::ranges::max(kept, {}, &Measurement::io_errors).io_errors;
     const bool sweep_interrupted = kept.back().interrupted;
-    finish(rec, std::move(kept[*rec.knee]));
+    finish(rec_, std::move(kept[*rec_.knee]));
     // Errors anywhere in the sweep count, not only at the knee.
-    rec.result.io_errors = std::max(rec.result.io_errors, sweep_errors);
-    rec.result.interrupted = rec.result.interrupted || sweep_interrupted;
-    return rec;
+    rec_.result.io_errors = std::max(rec_.result.io_errors, sweep_errors);
+    rec_.result.interrupted = rec_.result.interrupted || sweep_interrupted;
   }
 
-  if (c.suite.steady_state.enabled) {
-    // SNIA PTS reports the measurement window itself: the verdicts read its rounds, averaged.
+  // SNIA PTS reports the measurement window itself: the verdicts read its rounds, averaged.
+  void steady_rounds() override {
     Measurement window;
-    if (steady_state_rounds(c, w, rec, &window)) finish(rec, std::move(window));
-    return rec;
+    if (steady_state_rounds(c_, w_, rec_, &window)) finish(rec_, std::move(window));
   }
-  finish(rec, run_step(c, w, Phase::measure, fmt::format("measuring {} for {}", describe(w), format_duration(w.runtime_s))));
+
+  void measure() override {
+    finish(rec_, run_step(c_, w_, Phase::measure, fmt::format("measuring {} for {}", describe(w_), format_duration(w_.runtime_s))));
+  }
+
+ private:
+  const WorkloadContext& c_;
+  const Workload w_;
+  WorkloadRecord& rec_;
+};
+
+}  // namespace
+
+WorkloadRecord run_test_workload(const WorkloadContext& c) {
+  WorkloadRecord rec;
+  const Workload w = resolve_workload(c, c.test.workloads.at(c.index));
+  rec.workload = w;
+  rec.target_path = io_path(c.target.info(), w);
+  EngineWorkload x(c, w, rec);
+  run_workload_phases(c.suite, c.test, w, x);
   return rec;
 }
 

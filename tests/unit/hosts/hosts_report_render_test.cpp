@@ -52,6 +52,21 @@ TEST(HostsReport, EveryRefusedDeviceOfAHostSaysWhy) {
   EXPECT_NE(h.find("/dev/sdc (REFUSED: is mounted at /srv)"), std::string::npos) << h;
 }
 
+TEST(HostsReport, APhaseTheHostsCouldNotRunAndWhyTheTestsAreNotJudgedAreOnBothRenderings) {
+  json::object doc = hosts_doc();
+  doc["not_judged"] = "preconditioning required and incomplete: h2 wrote 1 of 2 bytes";
+  doc["phases_not_run"] = json::array{json::object{{"phase", "purge"}, {"why", "fio's client/server cannot purge a drive"}},
+                                      json::object{{"phase", "address_probe"}, {"why", "runs on <diskvet>'s engine"}}};
+  const ReportView v = decode_report(doc);
+  for (const ReportProblem& p : v.problems) EXPECT_EQ(p.path.find("phases_not_run"), std::string::npos) << describe(p);
+  const std::string t = render_hosts_text(v);
+  EXPECT_NE(t.find("not run: purge: fio's client/server cannot purge a drive\n"), std::string::npos) << t;
+  EXPECT_NE(t.find("not run: address_probe: runs on <diskvet>'s engine\n"), std::string::npos) << t;
+  const std::string h = render_hosts_html(v, true);
+  EXPECT_NE(h.find("<p>not run: address_probe: runs on &lt;diskvet&gt;"), std::string::npos) << h;
+  EXPECT_NE(h.find("<p>not judged: preconditioning required and incomplete: h2 wrote 1 of 2 bytes</p>"), std::string::npos) << h;
+}
+
 TEST(HostsReport, TextHasARowPerHostAndTheMergedRow) {
   const json::object doc = hosts_doc();
   ASSERT_TRUE(is_multi_host_report(doc));
