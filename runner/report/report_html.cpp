@@ -68,6 +68,7 @@ std::string findings(const DeviceView& dev) {
     h += fmt::format("<li{}>Capacity probe: {} &mdash; real capacity {} of {} claimed: {}</li>",
                      c->verdict == "FAIL" ? " class=\"FAIL\"" : "", esc(c->verdict), human::known(c->real_bytes, format_bytes),
                      human::known(c->claimed_bytes, format_bytes), esc(c->summary));
+  for (const PhaseNotRunView& p : dev.phases_not_run) h += fmt::format("<li>Not run: {}: {}</li>", esc(p.phase), esc(p.why));
   const PreconditionView& pre = dev.precondition;
   if (pre.performed) h += "<li>Preconditioning: " + esc(precondition_words(pre, human::duration_s)) + "</li>";
   else if (!pre.reason.empty())

@@ -224,6 +224,11 @@ void preparation_json(json::object& o, const DeviceResult& d) {
                             {"duration_s", d.purge.duration_s},
                             {"failed", d.purge.failed}};
   if (d.capacity_probe) o["capacity_probe"] = address_probe_json(*d.capacity_probe);
+  if (!d.phases_not_run.empty()) {
+    json::array skipped;
+    for (const PhaseNotRun& p : d.phases_not_run) skipped.push_back(json::object{{"phase", p.phase}, {"why", p.why}});
+    o["phases_not_run"] = std::move(skipped);
+  }
   const PreconditionRecord& p = d.precondition;
   o["precondition"] = json::object{{"performed", p.performed},
                                    {"reason", p.reason},

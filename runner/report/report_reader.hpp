@@ -113,5 +113,7 @@ VerdictView read_verdict(ObjectReader& verdict);
 // and tests as v.multi_host.
 void read_multi_host(ObjectReader& report, ReportView& v, std::vector<ReportProblem>& problems);
 MatrixView read_matrix(ObjectReader& matrix);
+// One entry of a report's phases_not_run (a device's, or a multi-host run's).
+PhaseNotRunView read_phase_not_run(ObjectReader& entry);
 
 }  // namespace diskvet::runner::report_reader

@@ -153,6 +153,7 @@ void device_findings(std::string& out, const DeviceView& dev) {
   if (const auto& c = dev.capacity_probe; c && c->performed)
     out += fmt::format("  capacity probe: {} - real capacity {} of {} claimed - {}\n", c->verdict,
                        human::known(c->real_bytes, format_bytes), human::known(c->claimed_bytes, format_bytes), c->summary);
+  for (const PhaseNotRunView& p : dev.phases_not_run) out += fmt::format("  not run: {}: {}\n", p.phase, p.why);
   if (const auto& wa = health.write_accounting; wa && !wa->words.empty()) {
     out += fmt::format("  writes counted: {}{}\n", wa->fails ? "DISAGREE: " : "", wa->words);
     if (!wa->other_writer.empty()) out += fmt::format("  another writer: {}\n", wa->other_writer);

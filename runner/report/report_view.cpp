@@ -17,6 +17,7 @@ using report_reader::Need;
 using report_reader::ObjectReader;
 using report_reader::read_health;
 using report_reader::read_matrix;
+using report_reader::read_phase_not_run;
 using report_reader::read_self_test;
 using report_reader::read_verify;
 using report_reader::read_workload;
@@ -48,6 +49,10 @@ struct Context {
 };
 
 }  // namespace
+
+PhaseNotRunView report_reader::read_phase_not_run(ObjectReader& r) {
+  return PhaseNotRunView{r.text("phase", kRequired), r.text("why", kRequired)};
+}
 
 VerdictView report_reader::read_verdict(ObjectReader& r) {
   VerdictView v;
@@ -130,6 +135,7 @@ void read_preparation(ObjectReader& r, DeviceView& d) {
     c.open();  // the probe's counts, faults and evidence (runner/verify/address_probe)
     return CapacityProbeView{c.flag("performed"), c.text("verdict"), c.text("summary"), c.size("claimed_bytes"), c.size("real_bytes")};
   });
+  d.phases_not_run = r.list<PhaseNotRunView>("phases_not_run", read_phase_not_run);
   {
     ObjectReader p = r.object("precondition");
     d.precondition.performed = p.flag("performed");

@@ -339,6 +339,12 @@ struct TestView {
   std::vector<VerdictView> verdicts;
 };
 
+// A phase the suite asks for that the run could not do (an address probe on a device not opened for
+// writing; fio's executor across hosts cannot purge), and why.
+struct PhaseNotRunView {
+  std::string phase, why;
+};
+
 struct DeviceView {
   std::string path, kind, model, serial, firmware;
   std::optional<uint64_t> size_bytes, tested_bytes;
@@ -349,6 +355,7 @@ struct DeviceView {
   SelfTestView self_test;
   PurgeView purge;
   std::optional<CapacityProbeView> capacity_probe;
+  std::vector<PhaseNotRunView> phases_not_run;
   PreconditionView precondition;
   ProbeView probe;
   std::optional<VerifyView> verify;
@@ -421,10 +428,6 @@ struct HostsDeviceView {
 struct HostStateView {
   std::string name, state, fio_version, reason, when;
   std::vector<HostsDeviceView> devices;
-};
-// A phase the suite asks for that the run's executor could not do (fio's across hosts cannot purge).
-struct PhaseNotRunView {
-  std::string phase, why;
 };
 struct MultiHostView {
   std::string profile, status, error, not_judged;

@@ -187,9 +187,7 @@ void read_multi_host(ObjectReader& r, ReportView& v, std::vector<ReportProblem>&
   v.exit_code = r.number("exit_code", kRequired);
   m.error = r.text("error");
   m.not_judged = r.text("not_judged");
-  m.phases_not_run = r.list<PhaseNotRunView>("phases_not_run", [](ObjectReader& p) {
-    return PhaseNotRunView{p.text("phase", kRequired), p.text("why", kRequired)};
-  });
+  m.phases_not_run = r.list<PhaseNotRunView>("phases_not_run", read_phase_not_run);
   m.hosts = r.list<HostStateView>("hosts", host_state, kRequired);
   m.tests = r.list<HostsTestView>("tests", [&](ObjectReader& t) { return hosts_test(t, problems); }, kRequired);
   v.multi_host = std::move(m);

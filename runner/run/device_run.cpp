@@ -194,6 +194,7 @@ class DeviceRun final : public PhaseExecutor {
 
   void skipped(SuitePhase phase, const std::string& why) override {
     if (phase == SuitePhase::precondition) res_.precondition.reason = "not preconditioned: " + why;
+    else res_.phases_not_run.push_back(PhaseNotRun{std::string(to_string(phase)), why});
   }
 
   void health_before() override { read_health_before(self_test_before_); }

@@ -142,6 +142,11 @@ struct SlowdownRecord {
   SlowdownEvent event;
 };
 
+// A phase the suite asks for that this device's run could not do (phase_sequence.hpp), and why.
+struct PhaseNotRun {
+  std::string phase, why;
+};
+
 struct DeviceResult {
   devices::Device device;
   uint64_t tested_bytes = 0;
@@ -153,6 +158,9 @@ struct DeviceResult {
   FastPath fast_path;          // what the suite's fast path found on this device (asked: false when it asks none)
   std::optional<devices::Health> health_before, health_after;
   std::optional<AddressProbeResult> capacity_probe;  // the address-integrity probe, when the run wrote the device
+  // Phases the suite asks for that the run could not do here (the address probe on a device not
+  // opened for writing); preconditioning says why not in its own record.
+  std::vector<PhaseNotRun> phases_not_run;
   // Every write diskvet sent the device during its run (each engine run of every phase; a step
   // that writes outside the engine adds its own), and the drive's count of it (issue 26).
   uint64_t bytes_sent = 0;

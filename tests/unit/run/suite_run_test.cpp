@@ -457,3 +457,34 @@ TEST(SuiteRun, DiskvetsOwnPauseMakesTheDeviceInconclusiveNotFailedForStalls) {
   EXPECT_EQ(result.at("pauses").as_array().size(), static_cast<size_t>(clock.jumps));
   EXPECT_GE(clock.jumps, 1);
 }
+
+TEST(SuiteRun, APhaseADeviceNotOpenedForWritingCannotRunIsNamedInItsReport) {
+  // The address probe writes: on a device the operator did not consent to writing it does not run,
+  // and the report says so instead of leaving it out (the phase sequence's skipped()).
+  auto suite = suites::parse_suite(R"({"name": "ro", "probe": {"enabled": false}, "address_probe": {"enabled": true},
+    "precondition": {"enabled": true, "required": false, "capacities": 1},
+    "defaults": {"runtime": "0.1s", "engine": "psync"}, "tests": [{"id": "r", "workloads": [{"rw": "randread"}]}]})",
+                                   "ro.json");
+  ASSERT_TRUE(suite.ok()) << suite.error().message();
+  RunPlan plan;
+  plan.suite = *suite;
+  ScratchDevices scratch(plan, {"read-only"});
+  if (!scratch.why_not.empty()) GTEST_SKIP() << scratch.why_not;
+  ASSERT_FALSE(plan.devices[0].target.writable());
+  Recorder rec;
+  RunResult r = run_suite(plan, RunHooks{}, rec);
+  ASSERT_EQ(r.devices.size(), 1u);
+  const DeviceResult& d = r.devices[0];
+  EXPECT_FALSE(d.capacity_probe.has_value());
+  ASSERT_EQ(d.phases_not_run.size(), 1u);
+  EXPECT_EQ(d.phases_not_run[0].phase, "address_probe");
+  EXPECT_EQ(d.phases_not_run[0].why, "the device was not opened for writing (no consent)");
+  EXPECT_EQ(d.precondition.reason, "not preconditioned: the device was not opened for writing (no consent)")
+      << "said once, in its own record";
+  EXPECT_EQ(first(rec.phases, Phase::capacity_probe), rec.phases.size());
+  const auto doc = report_json(r, probe_host());
+  const ReportView view = decode_report(doc);
+  EXPECT_TRUE(view.problems.empty()) << describe(view.problems.front());
+  const std::string text = render_report_text(view);
+  EXPECT_NE(text.find("  not run: address_probe: the device was not opened for writing (no consent)\n"), std::string::npos) << text;
+}
