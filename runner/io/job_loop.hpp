@@ -230,9 +230,11 @@ void run_job(B& backend, const JobPlan& plan, const Timeline& tl, const std::ato
       staged_slots[staged++] = s;
       // Backends with a separate submit (io_uring) hand each batch to the device at once, so the
       // device is fed while the rest of the reaped slots are refilled (fio's order, and on a loop
-      // device 10-15% more IOPS at QD32 than one submit per reap batch).
+      // device 10-15% more IOPS at QD32 than one submit per reap batch). The refill's last batch
+      // goes with the wait's own enter, which submits before it waits: the same moment for the
+      // device, one system call fewer per reap than fio's submit-then-wait.
       if constexpr (requires { backend.submit(); }) {
-        if (plan.batch_submit && staged == plan.batch_submit) {
+        if (plan.batch_submit && staged == plan.batch_submit && i + 1 < want) {
           stamp_staged();
           backend.submit();
         }
