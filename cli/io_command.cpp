@@ -432,7 +432,7 @@ void add_engine_options(CLI::App* io, IoOptions& o) {
       ->capture_default_str();
   io->add_flag("--hipri", o.hipri,
                "io_uring, io_uring_cmd: poll the device's queue for completions (fio's hipri; needs a driver with poll queues, e.g. "
-               "nvme.poll_queues=2, and for io_uring_cmd Linux 6.1 or later)");
+               "nvme.poll_queues=2, which the appliance image sets per CPU, and for io_uring_cmd Linux 6.1 or later)");
   io->add_option("--io-timeout,--io_timeout", o.io_timeout,
                  "An I/O out longer is a stall (reported); one out twice as long is given up on and the run ends (exit 3)")
       ->capture_default_str();

@@ -1,6 +1,6 @@
 # The appliance's settings, sourced by init (image/init) and by the tests (tests/image/): read from
 # diskvet.conf and the kernel command line, checked before anything runs, and turned into the one
-# 'diskvet run' they ask for. Outside input is text: it is never expanded as a file name pattern,
+# 'diskvet run' they ask for; and the nvme driver's poll queues (nvme_poll_queue_args). Outside input is text: it is never expanded as a file name pattern,
 # never evaluated, and a device or consent reaches diskvet only as the exact word the operator wrote.
 #
 # Needs from the caller: say, whole_disks, is_boot_medium, $STATE, $DATA_MNT, $data_dev.
@@ -180,4 +180,32 @@ EOF
   set -- "$@" --out "$report"
   say "running: diskvet $*"
   diskvet "$@"
+}
+
+# The nvme driver's poll queues, so that --hipri and the suites' fast path can poll NVMe drives
+# (a polled queue completes without interrupts). Prints the argument for 'modprobe nvme', or nothing
+# when the kernel command line sets nvme.poll_queues itself: the operator's value stands, and
+# nvme.poll_queues=0 keeps every queue interrupt-driven.
+# The driver asks each controller for a queue per possible CPU plus the poll queues: a controller
+# that grants that many keeps all its interrupt-driven queues; one that grants fewer gives the poll
+# queues out of its interrupt-driven ones, keeping at least one. One poll queue per job of the
+# suites' widest polled workload (8 jobs), and never more than the possible CPUs: Linux refuses a
+# larger count and then does not load the driver at all.
+#   nvme_poll_queue_args POSSIBLE_CPUS_FILE CMDLINE_FILE   (/sys/devices/system/cpu/possible, /proc/cmdline)
+nvme_poll_queue_args() {
+  local word range lo hi n=0
+  set -f
+  for word in $(cat "$2"); do
+    case "$word" in nvme.poll_queues=*) set +f; return 0 ;; esac
+  done
+  for range in $(tr ',' ' ' < "$1"); do
+    lo=${range%-*}
+    hi=${range#*-}
+    case "$lo" in ''|*[!0-9]*) set +f; return 0 ;; esac
+    case "$hi" in ''|*[!0-9]*) set +f; return 0 ;; esac
+    n=$((n + hi - lo + 1))
+  done
+  set +f
+  [ "$n" -gt 8 ] && n=8
+  [ "$n" -lt 1 ] || echo "poll_queues=$n"
 }

@@ -6,8 +6,9 @@
 # path; random reads through passthrough; every I/O counted, none failed; the fio line and job
 # options spell fio's io_uring_cmd. Refused with exit 2 and nothing written: consent naming another
 # drive, consent naming the char device, and no generic node under /dev. Polled completions
-# (--hipri, fio's hipri): the guest boots with nvme.poll_queues=1 (the driver refuses more poll
-# queues than CPUs, and fails to load: the guest has one), so DVPT0A's queue polls
+# (--hipri, fio's hipri): the guest boots with no nvme.poll_queues on its command line; the image's
+# init loads the nvme driver with a poll queue per possible CPU (the driver refuses more, and then
+# fails to load: the guest has one), so the driver has poll_queues=1, DVPT0A's queue polls
 # (queue/io_poll 1), and both engines write the same 8 MiB with --hipri (equal checksums) and read
 # with it, every I/O counted, while its controller raises almost no interrupts (polled queues have
 # none). DVPT0B's controller grants a single I/O queue (max_ioqpairs=1), leaving none to poll:
@@ -19,7 +20,7 @@ vm_scratch
 da=$(vm_drive a 64M); db=$(vm_drive b 64M)
 data=$(vm_data_disk)
 mcopy -i "$data" "$vm_here/passthrough_guest.sh" ::/
-vm_start_shell 150 "nvme.poll_queues=1" -drive "file=$data,if=virtio,format=raw" \
+vm_start_shell 150 "" -drive "file=$data,if=virtio,format=raw" \
   -drive "file=$da,if=none,id=da,format=raw" -device nvme,serial=DVPT0A,drive=da \
   -drive "file=$db,if=none,id=db,format=raw" -device nvme,serial=DVPT0B,drive=db,max_ioqpairs=1
 printf '%s\r' 'sh /media/diskvet/passthrough_guest.sh' >&3
@@ -90,10 +91,13 @@ check(rc == 2 and ng in err and "does not exist" in err, f"no generic node under
 # an interrupt-driven queue raise about one per completion batch, polled queues none.
 irq = {name: int(after) - int(before) for name, before, after in re.findall(r"^PASSTHRU irq (\S+) (\d+) (\d+)$", log, re.M)}
 print(f"interrupts of DVPT0A's controller per run: {irq}")
+queues = re.search(r"^PASSTHRU poll_queues (\S+)$", log, re.M)
+queues = queues.group(1) if queues else "not printed"
+check(queues == "1", f"the image's init loaded the nvme driver with a poll queue per possible CPU (one): poll_queues is {queues}")
 polls = re.search(r"^PASSTHRU io_poll (\S+) (\S+)$", log, re.M)
 a_polls = polls.group(1) if polls else "not printed"
-check(a_polls == "1", f"DVPT0A's queue polls after booting with nvme.poll_queues=1: queue/io_poll is {a_polls}"
-      + ("" if a_polls == "1" else " (nvme.poll_queues did not reach the nvme driver: every --hipri step below is refused)"))
+check(a_polls == "1", f"DVPT0A's queue polls with the image's poll queues: queue/io_poll is {a_polls}"
+      + ("" if a_polls == "1" else " (the poll queues did not reach the nvme driver: every --hipri step below is refused)"))
 check(polls is not None and polls.group(2) == "0", f"DVPT0B's queue cannot poll (max_ioqpairs=1 leaves no queue to poll): {polls.group(2) if polls else '?'}")
 for engine in ("io_uring", "io_uring_cmd"):
     rc, out, err = step(f"{engine}-hipri-write")

@@ -5,8 +5,9 @@
 # the host to check. The write through passthrough is checked against the same write through the
 # block device: both with one seed (the same data at the same offsets), the region zeroed between
 # them, so equal checksums read back through the block device mean passthrough wrote every byte.
-# The guest boots with nvme.poll_queues=1; DVPT0B's controller grants one I/O queue (max_ioqpairs=1),
-# which leaves it none to poll. Polled completions (--hipri) on both engines repeat the write (same
+# The guest boots without nvme.poll_queues: the image's init loads the nvme driver with a poll queue
+# per possible CPU (one here). DVPT0B's controller grants one I/O queue (max_ioqpairs=1), which
+# leaves it none to poll. Polled completions (--hipri) on both engines repeat the write (same
 # checksum) and the random reads on DVPT0A, with its controller's interrupts counted around them
 # (polled queues raise none); on DVPT0B --hipri is refused, and nothing written.
 set -u
@@ -74,6 +75,7 @@ rm "$ng"
 step no-node diskvet io --filename "$a" --engine io_uring_cmd --rw randread --bs 4k --size 1m --runtime 5s --json
 mknod "$ng" c "${majmin%%:*}" "${majmin##*:}"
 # Polled completions, on a controller with poll queues: the same write on each engine, then reads.
+echo "PASSTHRU poll_queues $(cat /sys/module/nvme/parameters/poll_queues)"
 echo "PASSTHRU io_poll $(cat "/sys/block/${a#/dev/}/queue/io_poll") $(cat "/sys/block/${b#/dev/}/queue/io_poll")"
 for engine in io_uring io_uring_cmd; do
   zero
