@@ -1,7 +1,8 @@
 # The appliance's settings, sourced by init (image/init) and by the tests (tests/image/): read from
 # diskvet.conf and the kernel command line, checked before anything runs, and turned into the one
-# 'diskvet run' they ask for; and the nvme driver's poll queues (nvme_poll_queue_args). Outside input is text: it is never expanded as a file name pattern,
-# never evaluated, and a device or consent reaches diskvet only as the exact word the operator wrote.
+# 'diskvet run' they ask for; and the nvme driver's poll queues (nvme_poll_queue_args). Outside
+# input is text: it is never expanded as a file name pattern, never evaluated, and a device or
+# consent reaches diskvet only as the exact word the operator wrote.
 #
 # Needs from the caller: say, whole_disks, is_boot_medium, $STATE, $DATA_MNT, $data_dev.
 # Sets: s_run s_devices s_destroy s_profile s_poweroff s_deadline s_shell s_serve, run_devices.

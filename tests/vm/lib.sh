@@ -9,7 +9,12 @@ VM_MEM_MB=${VM_MEM_MB:-256}
 # The kernel command line every direct kernel boot starts with. no_timer_check: on a host whose cores
 # are busy the emulated timer can miss the kernel's early check of its interrupt, and the guest
 # panicked at boot ("IO-APIC + timer doesn't work!"); the check only guards against broken hardware.
-vm_kernel_args="console=ttyS0 panic=-1 no_timer_check"
+# nvme.poll_queues=0: the image's init loads the nvme driver with a poll queue per possible CPU
+# (image/settings.sh) unless the command line names a number, and with a poll queue beside the
+# interrupt-driven one QEMU 7.2's emulated NVMe under TCG lost the first commands after boot far more
+# often (vm.purge: 2 boots of 8 against 0 of 7). The lab's guests name 0, which also runs the init's
+# rule that the command line wins; vm.passthrough, which tests the image's poll queues, drops it.
+vm_kernel_args="console=ttyS0 panic=-1 no_timer_check nvme.poll_queues=0"
 
 # ctest's SKIP_RETURN_CODE: a machine without QEMU or the built image skips, saying why.
 vm_skip() { echo "SKIP: $*"; exit 77; }
@@ -100,9 +105,38 @@ vm_qemu_base() {
 # all busy boots several times slower, and a limit only catches a hang.
 vm_limit() { echo $(($1 * ${VM_TIME_SCALE:-1})); }
 
-# Direct kernel boot with extra kernel arguments, waiting for the guest to power off.
+# QEMU 7.2's emulated NVMe under TCG now and then loses commands: the guest kernel aborts them at its
+# I/O timeout (30 s) and resets the controller. When the lost commands are the reads of diskvet's
+# gate, under its 2 s deadline, the gate refuses the drive before anything is written: the product's
+# rule, the lab's fault. A boot whose console shows both (the gate's refusal for an unanswered read,
+# and the guest kernel aborting a command) says nothing about what the test checks.
+vm_lost_in_gate() {
+  grep -qa 'PROTECTED: did not answer a read' "$vm_log" \
+    && grep -qaE 'nvme[0-9]+: I/O [0-9]+ .*QID [0-9]+ timeout, aborting' "$vm_log"
+}
+
+# Runs a boot (COMMAND...: it writes the serial console to vm_log and ends with the guest) and, when
+# the emulator lost a read of the gate (vm_lost_in_gate) and only then, runs it once more, saying
+# so, with the first console kept beside the second. Nothing was written the first time, so the
+# second boot starts from the same drives.
+#   vm_boot_once_more_if_lost COMMAND...
+vm_boot_once_more_if_lost() {
+  "$@"
+  vm_lost_in_gate || return 0
+  local kept
+  kept=$(mktemp "$vm_dir/lost-boot.XXXXXX.log")
+  cp "$vm_log" "$kept"
+  echo "NOTE: the emulated NVMe lost a read of diskvet's gate (nothing was written); booting once more. The guest said:"
+  grep -aE 'PROTECTED: did not answer a read|nvme[0-9]+: I/O [0-9]+ .*QID [0-9]+ timeout' "$kept" | head -n 8 | cut -c1-400
+  : > "$vm_log"
+  "$@"
+}
+
+# Direct kernel boot with extra kernel arguments, waiting for the guest to power off; booted once
+# more when the emulator lost a read of the gate (vm_boot_once_more_if_lost).
 #   vm_boot_kernel TIMEOUT_S "KERNEL ARGS" QEMU_ARGS...
-vm_boot_kernel() {
+vm_boot_kernel() { vm_boot_once_more_if_lost vm_boot_kernel_once "$@"; }
+vm_boot_kernel_once() {
   local limit append=$2
   limit=$(vm_limit "$1")
   shift 2

@@ -17,6 +17,8 @@ set -euo pipefail
 source "$(dirname "$0")/lib.sh"
 vm_require
 vm_scratch
+# The image's own poll queues are under test here: no nvme.poll_queues on the command line.
+vm_kernel_args=${vm_kernel_args/ nvme.poll_queues=0/}
 da=$(vm_drive a 64M); db=$(vm_drive b 64M)
 data=$(vm_data_disk)
 mcopy -i "$data" "$vm_here/passthrough_guest.sh" ::/
