@@ -228,11 +228,14 @@ void run_job(B& backend, const JobPlan& plan, const Timeline& tl, const std::ato
       if (watch) watch[s].offset_and_dir.store(off | (d == Direction::write ? 1u : 0u), std::memory_order_relaxed);
       backend.stage(s, d, off, plan.bs_bytes);
       staged_slots[staged++] = s;
-      // Backends with a separate submit (io_uring) hand each batch to the device at once, so the
-      // device is fed while the rest of the reaped slots are refilled (fio's order, and on a loop
-      // device 10-15% more IOPS at QD32 than one submit per reap batch). The refill's last batch
-      // goes with the wait's own enter, which submits before it waits: the same moment for the
-      // device, one system call fewer per reap than fio's submit-then-wait.
+      // Backends with a separate submit (io_uring) hand every batch_submit staged I/Os to the device
+      // at once (fio's iodepth_batch_submit: `diskvet io` defaults to fio's 1, the suites to 0), so
+      // the device is fed while the rest of the reaped slots are refilled, at a system call each.
+      // Whether that pays depends on the device: on the lab's loop device at QD32, 1 led in the
+      // first measurement and one submit per reap batch (0) in every one since (docs/benchmarks.md,
+      // the -batch cases). The refill's last batch goes with the wait's own enter, which submits
+      // before it waits: the same moment for the device, one system call fewer per reap than
+      // fio's submit-then-wait.
       if constexpr (requires { backend.submit(); }) {
         if (plan.batch_submit && staged == plan.batch_submit && i + 1 < want) {
           stamp_staged();
