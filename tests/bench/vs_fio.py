@@ -83,6 +83,8 @@ CASES = [
     ("randread-4k-qd32-hipri", "randread", "4k", 32, 1, ["--hipri"]),
     ("null-4k-qd1", "randread", "4k", 1, 1, []),
     ("null-4k-qd32", "randread", "4k", 32, 1, []),
+    # Equal IOPS without a device: each tool's own cost per I/O at a rate both reach.
+    ("null-4k-qd32-rate", "randread", "4k", 32, 1, ["--rate_iops=1000000"]),
     ("null-randwrite-4k-qd32", "randwrite", "4k", 32, 1, []),
     ("null-randwrite-4k-qd32-refill", "randwrite", "4k", 32, 1, ["fio:--refill_buffers"]),
 ]
