@@ -193,20 +193,20 @@ EOF
 # suites' widest polled workload (8 jobs), and never more than the possible CPUs: Linux refuses a
 # larger count and then does not load the driver at all.
 #   nvme_poll_queue_args POSSIBLE_CPUS_FILE CMDLINE_FILE   (/sys/devices/system/cpu/possible, /proc/cmdline)
-nvme_poll_queue_args() {
-  local word range lo hi n=0
+nvme_poll_queue_args() (
+  # A subshell: the file name patterns stay off (set -f) for the whole body, whichever way it ends.
   set -f
+  n=0
   for word in $(cat "$2"); do
-    case "$word" in nvme.poll_queues=*) set +f; return 0 ;; esac
+    case "$word" in nvme.poll_queues=*) return 0 ;; esac
   done
   for range in $(tr ',' ' ' < "$1"); do
     lo=${range%-*}
     hi=${range#*-}
-    case "$lo" in ''|*[!0-9]*) set +f; return 0 ;; esac
-    case "$hi" in ''|*[!0-9]*) set +f; return 0 ;; esac
+    case "$lo" in ''|*[!0-9]*) return 0 ;; esac
+    case "$hi" in ''|*[!0-9]*) return 0 ;; esac
     n=$((n + hi - lo + 1))
   done
-  set +f
   [ "$n" -gt 8 ] && n=8
   [ "$n" -lt 1 ] || echo "poll_queues=$n"
-}
+)

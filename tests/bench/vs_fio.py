@@ -120,7 +120,8 @@ def read_block_stat(path):
 def summarize(job, runtime):
     ios = job["read"]["total_ios"] + job["write"]["total_ios"]
     iops = job["read"]["iops"] + job["write"]["iops"]
-    cpu_s = (job["usr_cpu"] + job["sys_cpu"]) / 100.0 * runtime
+    usr_s = job["usr_cpu"] / 100.0 * runtime
+    cpu_s = usr_s + job["sys_cpu"] / 100.0 * runtime
     lat = job["read"]["lat_ns"] if job["read"]["total_ios"] else job["write"]["lat_ns"]
     pct = lat.get("percentile", {})
     r, w = job["read"], job["write"]
@@ -129,7 +130,7 @@ def summarize(job, runtime):
         "iops": iops,
         "cpu_ns_per_io": cpu_s * 1e9 / ios if ios else 0,
         # The tool's own code alone (user time): the kernel's work for each I/O is in sys_cpu.
-        "usr_ns_per_io": job["usr_cpu"] / 100.0 * runtime * 1e9 / ios if ios else 0,
+        "usr_ns_per_io": usr_s * 1e9 / ios if ios else 0,
         "p50_ns": pct.get("50.000000", 0),
         "p99_ns": pct.get("99.000000", 0),
         "mean_ns": lat["mean"],

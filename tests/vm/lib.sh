@@ -111,9 +111,10 @@ vm_limit() { echo $(($1 * ${VM_TIME_SCALE:-1})); }
 # gate, under its 2 s deadline, the gate refuses the drive before anything is written: the product's
 # rule, the lab's fault. A boot whose console shows both (the gate's refusal for an unanswered read,
 # and the guest kernel aborting a command) says nothing about what the test checks.
+vm_gate_unanswered='PROTECTED: did not answer a read'
+vm_nvme_aborted='nvme[0-9]+: I/O [0-9]+ .*QID [0-9]+ timeout, aborting'
 vm_lost_in_gate() {
-  grep -qa 'PROTECTED: did not answer a read' "$vm_log" \
-    && grep -qaE 'nvme[0-9]+: I/O [0-9]+ .*QID [0-9]+ timeout, aborting' "$vm_log"
+  grep -qa "$vm_gate_unanswered" "$vm_log" && grep -qaE "$vm_nvme_aborted" "$vm_log"
 }
 
 # Runs a boot (COMMAND...: it writes the serial console to vm_log and ends with the guest) and, when
@@ -128,7 +129,7 @@ vm_boot_once_more_if_lost() {
   kept=$(mktemp "$vm_dir/lost-boot.XXXXXX.log")
   cp "$vm_log" "$kept"
   echo "NOTE: the emulated NVMe lost a read of diskvet's gate (nothing was written); booting once more. The guest said:"
-  grep -aE 'PROTECTED: did not answer a read|nvme[0-9]+: I/O [0-9]+ .*QID [0-9]+ timeout' "$kept" | head -n 8 | cut -c1-400
+  grep -aE -e "$vm_gate_unanswered" -e "$vm_nvme_aborted" "$kept" | head -n 8 | cut -c1-400
   : > "$vm_log"
   "$@"
 }
